@@ -1,0 +1,57 @@
+// smemtile/static_tile.cuh: StaticTile, a compile-time tile that lives in __shared__ memory.
+//
+//   __shared__ smemtile::StaticTile<int, 32, 32, 1> tile;   // int tile[32][32 + 1]
+//   tile(threadIdx.y, threadIdx.x) = v;                      // row-major write
+//   __syncthreads();
+//   out[i] = tile.transposed()(threadIdx.y, threadIdx.x);    // column-major read
+//
+// A StaticTile is a trivially default constructible aggregate whose only member is its storage,
+// so it can be declared __shared__ (which forbids constructors), sizeof is exactly the storage,
+// and its accessors compile to the same instructions as indexing a raw array.
+#pragma once
+
+#include <type_traits>  // std::is_trivially_default_constructible
+
+#include "config.cuh"    // SMEMTILE_HOST_DEVICE
+#include "layout.cuh"    // PaddedLayout
+#include "tile_ref.cuh"  // TileAccess
+
+namespace smemtile {
+
+// Static shared memory per block is limited to 48 KB; more needs dynamic shared memory.
+inline constexpr unsigned long long max_static_shared_bytes = 48u * 1024u;
+
+namespace detail {
+constexpr unsigned long long max_align(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+}  // namespace detail
+
+// A tile whose shape and layout are part of its type. Layout: any layout with is_static (see
+// layout.cuh). Most code uses the StaticTile alias below.
+template <class T, class Layout>
+struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
+  static_assert(Layout::is_static, "smemtile::BasicStaticTile needs a layout whose shape is in its type");
+  static_assert(std::is_trivially_default_constructible<T>::value,
+                "smemtile: the element type of a __shared__ tile must be trivially default constructible");
+  static_assert(sizeof(T) * static_cast<unsigned long long>(Layout::storage_size()) <= max_static_shared_bytes,
+                "smemtile: this tile exceeds the 48 KB static shared memory limit; "
+                "carve it from dynamic shared memory instead (DynamicTile)");
+
+  using layout_type = Layout;
+
+  alignas(detail::max_align(alignof(T), Layout::base_alignment)) T storage_[Layout::storage_size()];
+
+  SMEMTILE_HOST_DEVICE T* data() { return storage_; }
+  SMEMTILE_HOST_DEVICE const T* data() const { return storage_; }
+  SMEMTILE_HOST_DEVICE static constexpr Layout layout() { return Layout{}; }
+
+  // A view of this tile's storage that can be passed to functions by value.
+  SMEMTILE_HOST_DEVICE TileRef<T, Layout> ref() { return TileRef<T, Layout>{storage_, Layout{}}; }
+  SMEMTILE_HOST_DEVICE TileRef<const T, Layout> ref() const { return TileRef<const T, Layout>{storage_, Layout{}}; }
+};
+
+// Rows x Cols elements of T, row-major, with Pad unused elements after each row:
+// the same storage as `T tile[Rows][Cols + Pad]`.
+template <class T, int Rows, int Cols, int Pad = 0>
+using StaticTile = BasicStaticTile<T, PaddedLayout<Rows, Cols, Pad>>;
+
+}  // namespace smemtile
