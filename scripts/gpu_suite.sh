@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The whole GPU suite in one command, for a machine with a GPU and the CUDA toolkit but possibly no
+# package registry: configures, builds, runs every test (none may be skipped there), the examples,
+# compute-sanitizer on the GPU tests, and the bank-model validation against Nsight Compute; prints a
+# short summary table last. Logs go to $OUT (or gpu-out/).
+#
+#   bash scripts/gpu_suite.sh            # everything
+#   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh   # without the Nsight Compute validation
+#
+# Catch2: used from the system if installed, else from Debian's package file carried in .deps/
+# (apt-get download catch2 into .deps/ on a machine with the registry; dpkg -x unpacks it here).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+build=${SMEMTILE_GPU_BUILD:-$root/build-gpu}
+jobs=$(nproc)
+summary=()
+note() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+nvcc --version | tail -1; cmake --version | head -1
+
+catch_args=()
+if [ ! -f /usr/lib/cmake/Catch2/Catch2Config.cmake ] && [ ! -f /usr/lib/x86_64-linux-gnu/cmake/Catch2/Catch2Config.cmake ]; then
+  deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
+  if [ -z "$deb" ]; then echo "no Catch2 and no .deps/catch2_*.deb to unpack"; exit 1; fi
+  mkdir -p "$root/.deps/root" && dpkg -x "$deb" "$root/.deps/root"
+  catch_args=("-DCatch2_DIR=$root/.deps/root/usr/lib/cmake/Catch2")
+fi
+
+echo "== configure and build ($jobs jobs)"
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${catch_args[@]}" >"$out/configure.log" 2>&1 &&
+   cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1; then
+  note "build" "ok"
+else
+  tail -n 40 "$out/configure.log" "$out/build.log"; note "build" "FAILED (see build.log)"
+  printf '%s\n' "${summary[@]}"; exit 1
+fi
+
+echo "== ctest"
+ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1
+ctest_rc=$?
+grep -E "tests passed|tests failed|Skipped|\*\*\*Failed|Not Run" "$out/ctest.log" | tail -n 30
+total=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest.log")
+passed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.* Passed" "$out/ctest.log")
+skipped=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.*Skipped" "$out/ctest.log")
+note "ctest (all labels)" "$passed passed / $total, $skipped skipped, rc=$ctest_rc"
+for label in host gpu static dynamic banks package; do
+  n=$(ctest --test-dir "$build" -N -L "^$label\$" 2>/dev/null | grep -oE "Total Tests: [0-9]+" | grep -oE "[0-9]+")
+  [ -n "$n" ] && note "  label $label" "$n tests"
+done
+
+echo "== examples"
+for exe in "$build"/examples/*/smemtile_*; do
+  [ -x "$exe" ] || continue
+  name=$(basename "$exe")
+  "$exe" >"$out/$name.txt" 2>&1; rc=$?
+  tail -n 25 "$out/$name.txt"
+  note "example $name" "rc=$rc"
+done
+
+echo "== compute-sanitizer (memcheck, racecheck) on GPU test programs"
+if command -v compute-sanitizer >/dev/null; then
+  for exe in $(find "$build/tests" -maxdepth 2 -type f -perm -u+x -name '*_gpu*'); do
+    name=$(basename "$exe")
+    for tool in memcheck racecheck; do
+      # Cases that trap on purpose (debug bounds checks) run in child processes and are excluded.
+      compute-sanitizer --tool $tool --error-exitcode 3 "$exe" "~[death]" >"$out/sanitizer_${tool}_$name.txt" 2>&1
+      note "sanitizer $tool $name" "rc=$?"
+    done
+  done
+fi
+
+if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -x scripts/bank_validation/run.sh ]; then
+  echo "== bank model vs Nsight Compute"
+  bash scripts/bank_validation/run.sh "$out/bank_validation.md" >"$out/bank_validation.log" 2>&1; rc=$?
+  tail -n 15 "$out/bank_validation.log"
+  note "bank validation" "$(tail -n 1 "$out/bank_validation.log") rc=$rc"
+fi
+
+echo
+echo "== summary ($(cat "$out/device.txt"))"
+printf '%s\n' "${summary[@]}"
