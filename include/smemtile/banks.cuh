@@ -74,7 +74,8 @@ struct BankRules {
 };
 
 // The rules checked against an H100 by scripts/bank_validation (see docs/bank_validation.md).
-inline constexpr BankRules hardware_bank_rules{{32, 32, 32, 16, 8}, true, false};
+// A function, not a variable, so that device code can use it as a default argument.
+SMEMTILE_HOST_DEVICE constexpr BankRules hardware_bank_rules() { return BankRules{{32, 32, 32, 16, 8}, true, false}; }
 
 namespace detail {
 
@@ -107,7 +108,7 @@ SMEMTILE_HOST_DEVICE constexpr int words_per_lane(const WarpAccess& access) {
 }  // namespace detail
 
 // Lanes served together in one phase of this request.
-SMEMTILE_HOST_DEVICE constexpr int phase_lanes(const WarpAccess& access, const BankRules& rules = hardware_bank_rules) {
+SMEMTILE_HOST_DEVICE constexpr int phase_lanes(const WarpAccess& access, BankRules rules = hardware_bank_rules()) {
   int lanes = rules.phase_lanes[detail::width_index(access.width_bytes)];
   const bool merge = access.op == AccessOp::load ? rules.merge_lane_pairs_load : rules.merge_lane_pairs_store;
   if (merge && lanes < warp_lanes && (detail::lanes_paired(access, 1) || detail::lanes_paired(access, 2))) lanes *= 2;
@@ -156,7 +157,7 @@ SMEMTILE_HOST_DEVICE constexpr int phase_wavefronts(const WarpAccess& access, in
 }
 
 // The cost of one warp-wide request under `rules`.
-SMEMTILE_HOST_DEVICE constexpr BankCost bank_cost(const WarpAccess& access, const BankRules& rules = hardware_bank_rules) {
+SMEMTILE_HOST_DEVICE constexpr BankCost bank_cost(const WarpAccess& access, BankRules rules = hardware_bank_rules()) {
   BankCost cost{0, 0, 0, access.active_mask != 0 ? 1 : 0};
   const int size = phase_lanes(access, rules);
   for (int first = 0; first < warp_lanes; first += size) {
@@ -171,7 +172,7 @@ SMEMTILE_HOST_DEVICE constexpr BankCost bank_cost(const WarpAccess& access, cons
 // How many distinct words share the busiest bank that `lane` touches, within its phase: 1 means
 // the lane is served without conflict, n > 1 that it is part of an n-way conflict.
 SMEMTILE_HOST_DEVICE constexpr int lane_conflict_degree(const WarpAccess& access, int lane,
-                                                        const BankRules& rules = hardware_bank_rules) {
+                                                        BankRules rules = hardware_bank_rules()) {
   if (!access.active(lane)) return 0;
   const int size = phase_lanes(access, rules);
   const int first = lane - lane % size;
@@ -276,7 +277,7 @@ SMEMTILE_HOST_DEVICE constexpr WarpAccess block_access(const Layout& layout, int
 template <class Layout>
 SMEMTILE_HOST_DEVICE constexpr BankCost traversal_cost(const Layout& layout, int elem_bytes, Traversal order,
                                                        AccessOp op = AccessOp::load,
-                                                       const BankRules& rules = hardware_bank_rules) {
+                                                       BankRules rules = hardware_bank_rules()) {
   BankCost total{0, 0, 0, 0};
   const int warps = detail::ceil_div(layout.rows() * layout.cols(), warp_lanes);
   for (int w = 0; w < warps; ++w) total = total + bank_cost(traversal_access(layout, elem_bytes, order, w, op), rules);
@@ -286,7 +287,7 @@ SMEMTILE_HOST_DEVICE constexpr BankCost traversal_cost(const Layout& layout, int
 template <class Layout>
 SMEMTILE_HOST_DEVICE constexpr BankCost block_cost(const Layout& layout, int elem_bytes, BlockShape block,
                                                    BlockMapping mapping, AccessOp op = AccessOp::load,
-                                                   const BankRules& rules = hardware_bank_rules) {
+                                                   BankRules rules = hardware_bank_rules()) {
   BankCost total{0, 0, 0, 0};
   const int warps = detail::ceil_div(block.dim_x * block.dim_y, warp_lanes);
   for (int w = 0; w < warps; ++w) total = total + bank_cost(block_access(layout, elem_bytes, block, mapping, w, op), rules);

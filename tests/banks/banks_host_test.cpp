@@ -149,7 +149,7 @@ TEST_CASE("uniform lane pairs merge phases of 8- and 16-byte loads only when the
 TEST_CASE("the constexpr model agrees with a naive reference on random accesses") {
   std::mt19937 engine(12345);  // fixed: the property is deterministic, the sample just needs variety
   const int widths[] = {1, 2, 4, 8, 16};
-  const BankRules rule_sets[] = {hardware_bank_rules, BankRules{{32, 32, 32, 16, 8}, false, false},
+  const BankRules rule_sets[] = {hardware_bank_rules(), BankRules{{32, 32, 32, 16, 8}, false, false},
                                  BankRules{{32, 32, 32, 32, 16}, true, true}};
   for (int trial = 0; trial < 3000; ++trial) {
     const int width = widths[trial % 5];
