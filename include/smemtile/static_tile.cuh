@@ -32,7 +32,9 @@ struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
   static_assert(Layout::is_static, "smemtile::BasicStaticTile needs a layout whose shape is in its type");
   static_assert(std::is_trivially_default_constructible<T>::value,
                 "smemtile: the element type of a __shared__ tile must be trivially default constructible");
-  static_assert(sizeof(T) * static_cast<unsigned long long>(Layout::storage_size()) <= max_static_shared_bytes,
+  // (Checked only for a valid shape, so that a bad Rows/Cols reports that alone.)
+  static_assert(Layout::storage_size() <= 0 ||
+                    sizeof(T) * static_cast<unsigned long long>(Layout::storage_size()) <= max_static_shared_bytes,
                 "smemtile: this tile exceeds the 48 KB static shared memory limit; "
                 "carve it from dynamic shared memory instead (DynamicTile)");
 

@@ -70,7 +70,7 @@ TEST_CASE("with bounds checks on, in-range accesses run normally") {
     }
 }
 
-TEST_CASE("with bounds checks on, an out-of-range access traps and says out of bounds") {
+TEST_CASE("with bounds checks on, an out-of-range access traps and says out of bounds", "[death]") {
   struct Offence {
     const char* child;
     const char* values;  // (row, col, rows, cols) as the message prints them
