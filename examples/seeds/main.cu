@@ -9,6 +9,7 @@
 
 #include "../common/cuda_check.cuh"
 #include "all_cases.cuh"
+#include "predicted_conflicts.cuh"  // the bank model's store/load conflicts per case
 
 namespace {
 
@@ -46,15 +47,18 @@ int main() {
   int* d_out = nullptr;
   CUDA_CHECK(cudaMalloc(&d_out, largest * sizeof(int)));
 
-  std::printf("%-26s | %-15s | %-8s | %s\n", "kernel", "tile (layout)", "block", "result correct");
-  std::printf("---------------------------+-----------------+----------+---------------\n");
+  std::printf("%-26s | %-15s | %-8s | %-14s | %s\n", "kernel", "tile (layout)", "block", "result correct",
+              "predicted bank conflicts (store / load, n-way)");
+  std::printf("---------------------------+-----------------+----------+----------------+-------------------------\n");
   int wrong = 0;
   for (const SeedCase& c : cases) {
     const bool correct = run_and_check(c, d_out);
     wrong += correct ? 0 : 1;
     const std::string name = std::string(c.group) + "/" + c.name;
-    std::printf("%-26s | %-15s | %-8s | %s\n", name.c_str(), layout_text(c.tile).c_str(),
-                block_text(c.block).c_str(), correct ? "yes" : "NO");
+    const PredictedConflicts predicted = predicted_conflicts(c);
+    std::printf("%-26s | %-15s | %-8s | %-14s | %d / %d (%d-way / %d-way)\n", name.c_str(), layout_text(c.tile).c_str(),
+                block_text(c.block).c_str(), correct ? "yes" : "NO", predicted.store.conflicts,
+                predicted.load.conflicts, predicted.store.degree(), predicted.load.degree());
   }
   CUDA_CHECK(cudaFree(d_out));
 
