@@ -132,7 +132,7 @@ class Arena {
       fail("array: element count too large (count * sizeof(T) must stay below 2 GiB)", static_cast<long long>(count));
       return nullptr;
     }
-    return pointer_at<T>(take(count * sizeof(T), larger(alignment, alignof(T))));
+    return pointer_at<T>(take(count * sizeof(T), alignment, alignof(T)));
   }
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* array(std::size_t count, AlignTo<Align>) {
@@ -145,7 +145,7 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr T* object(std::size_t alignment = alignof(T)) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved objects are not constructed; the type must be trivially copyable");
-    return pointer_at<T>(take(sizeof(T), larger(alignment, alignof(T))));
+    return pointer_at<T>(take(sizeof(T), alignment, alignof(T)));
   }
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* object(AlignTo<Align>) {
@@ -172,8 +172,9 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr TileRef<T, Layout> tile(const Layout& layout, std::size_t alignment = 1) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved tiles are not constructed; the element type must be trivially copyable");
-    const std::size_t needed = larger(larger(alignment, alignof(T)), static_cast<std::size_t>(Layout::base_alignment));
-    return TileRef<T, Layout>{array<T>(static_cast<std::size_t>(layout.storage_size()), needed), layout};
+    const std::size_t storage = static_cast<std::size_t>(layout.storage_size());
+    const std::size_t minimum = larger(alignof(T), static_cast<std::size_t>(Layout::base_alignment));
+    return TileRef<T, Layout>{pointer_at<T>(take(storage * sizeof(T), alignment, minimum)), layout};
   }
 
   // ---- what has been carved ----------------------------------------------------------------------
@@ -204,9 +205,9 @@ class Arena {
   SMEMTILE_HOST_DEVICE static constexpr std::size_t larger(std::size_t a, std::size_t b) { return a > b ? a : b; }
   // The largest power of two (<= 1024) dividing an address.
   SMEMTILE_HOST_DEVICE static constexpr std::size_t address_alignment(std::uintptr_t address) {
-    std::size_t alignment = 1;
-    while (alignment < max_carve_alignment && (address & alignment) == 0) alignment <<= 1;
-    return alignment;
+    const std::uintptr_t lowest_set_bit = address & (~address + 1);  // 0 for address 0
+    return (lowest_set_bit == 0 || lowest_set_bit > max_carve_alignment) ? max_carve_alignment
+                                                                          : static_cast<std::size_t>(lowest_set_bit);
   }
 
   // Records the first error; a real arena also fails the debug-mode check (the counting arena never
@@ -228,13 +229,16 @@ class Arena {
     return (is_counting() || offset == no_region) ? nullptr : reinterpret_cast<T*>(base_ + offset);
   }
 
-  // The one carve: checks the request, places it with place_region and returns its offset from the
-  // base (no_region on error).
-  SMEMTILE_HOST_DEVICE constexpr std::size_t take(std::size_t bytes, std::size_t alignment) {
-    if (!is_power_of_two(alignment) || alignment > max_carve_alignment) {
-      fail("carve alignment must be a power of two no larger than 1024 bytes", static_cast<long long>(alignment));
+  // The one carve: checks the requested alignment, raises it to what the type needs (`minimum`),
+  // places the region with place_region and returns its offset from the base (no_region on error).
+  SMEMTILE_HOST_DEVICE constexpr std::size_t take(std::size_t bytes, std::size_t requested_alignment,
+                                                  std::size_t minimum_alignment) {
+    if (!is_power_of_two(requested_alignment) || requested_alignment > max_carve_alignment) {
+      fail("carve alignment must be a power of two no larger than 1024 bytes",
+           static_cast<long long>(requested_alignment));
       return no_region;
     }
+    const std::size_t alignment = larger(requested_alignment, minimum_alignment);
     if (is_counting()) {
       base_alignment_ = larger(base_alignment_, alignment);
     } else if (alignment > base_alignment_) {
