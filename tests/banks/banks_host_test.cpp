@@ -284,3 +284,19 @@ TEST_CASE("without the swizzle the same tiles conflict (the swizzle is doing the
   CHECK(traversal_cost(PaddedLayout<32, 32, 0>{}, 16, Traversal::column).conflicts > 0);
   CHECK(traversal_cost(transpose(SwizzledLayout<32, 32, 4>{}), 4, Traversal::row).conflicts == 0);
 }
+
+TEST_CASE("2D blocks with blockDim.x != 32: warps come from the linear thread id") {
+  // Block (16, 64) over a 64x16 int tile, tile(ty, tx): each warp is two 16-thread rows.
+  const BlockShape block{16, 64};
+  const auto access = block_access(PaddedLayout<64, 16, 0>{}, 4, block, BlockMapping::thread_coord, 3);
+  for (int lane = 0; lane < 32; ++lane) {
+    const int rank = 3 * 32 + lane, tx = rank % 16, ty = rank / 16;
+    REQUIRE(access.byte_address[lane] == unsigned((ty * 16 + tx) * 4));
+  }
+  CHECK(bank_cost(access).conflicts == 0);
+  // One element of padding moves the warp's second row onto bank 0 of its first: 2-way.
+  CHECK(bank_cost(block_access(PaddedLayout<64, 16, 1>{}, 4, block, BlockMapping::thread_coord, 3)).degree() == 2);
+  // A block of 48 threads: its second warp has 16 active lanes only.
+  const auto partial = block_access(PaddedLayout<64, 16, 0>{}, 4, BlockShape{16, 3}, BlockMapping::thread_coord, 1);
+  CHECK(partial.active_mask == 0x0000ffffu);
+}
