@@ -78,7 +78,7 @@ if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -x scripts/bank_validation/run.sh ]; the
   echo "== bank model vs Nsight Compute"
   bash scripts/bank_validation/run.sh "$out/bank_validation.md" >"$out/bank_validation.log" 2>&1; rc=$?
   tail -n 15 "$out/bank_validation.log"
-  note "bank validation" "$(tail -n 1 "$out/bank_validation.log") rc=$rc"
+  note "bank validation" "$(grep -E '[0-9]+ cases, [0-9]+ match' "$out/bank_validation.log" | tail -n 1) rc=$rc"
 fi
 
 echo
