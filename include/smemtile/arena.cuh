@@ -110,8 +110,10 @@ class Arena {
   SMEMTILE_HOST_DEVICE static constexpr Arena counting() { return Arena(nullptr, max_carve_bytes, 1, 0); }
 
   // An arena over `capacity` bytes at `base` (host or device memory). Regions may ask for at most
-  // the alignment of `base` itself (capped at 1024). A null base makes a counting arena.
+  // the alignment of `base` itself (capped at 1024). `base` must not be null (null means counting).
   SMEMTILE_HOST_DEVICE static Arena over(void* base, std::size_t capacity) {
+    SMEMTILE_CHECK(base != nullptr, "Arena::over: the base must not be null (use Arena::counting to count)",
+                   capacity, 0, 0, 0);
     return Arena(static_cast<unsigned char*>(base), capacity,
                  address_alignment(reinterpret_cast<std::uintptr_t>(base)), 0);
   }
@@ -172,7 +174,12 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr TileRef<T, Layout> tile(const Layout& layout, std::size_t alignment = 1) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved tiles are not constructed; the element type must be trivially copyable");
-    const std::size_t storage = static_cast<std::size_t>(layout.storage_size());
+    const long long elements = layout.storage_size();
+    if (elements < 0 || static_cast<unsigned long long>(elements) > max_carve_bytes / sizeof(T)) {
+      fail("tile: layout storage size negative or too large (must stay below 2 GiB)", elements);
+      return TileRef<T, Layout>{nullptr, layout};
+    }
+    const std::size_t storage = static_cast<std::size_t>(elements);
     const std::size_t minimum = larger(alignof(T), static_cast<std::size_t>(Layout::base_alignment));
     return TileRef<T, Layout>{pointer_at<T>(take(storage * sizeof(T), alignment, minimum)), layout};
   }

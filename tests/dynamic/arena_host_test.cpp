@@ -354,3 +354,44 @@ TEST_CASE("launch limits: the request must fit the device's opt-in limit, static
   REQUIRE(over.find("1024 static") != std::string::npos);
   REQUIRE(over.find("device 3 allows at most " + std::to_string(h100_optin)) != std::string::npos);
 }
+
+namespace {
+// A layout that, like a swizzled one, needs its first element at a 128-byte boundary.
+struct LineAlignedLayout {
+  static constexpr bool is_static = true;
+  static constexpr int base_alignment = 128;
+  static constexpr int rows() { return 4; }
+  static constexpr int cols() { return 8; }
+  static constexpr int storage_size() { return 32; }
+  static constexpr int offset(int row, int col) { return row * 8 + col; }
+};
+}  // namespace
+
+TEST_CASE("tiles over any layout: the layout's base alignment is honoured, bad layouts reported") {
+  auto carve = [](Arena& arena) {
+    (void)arena.array<char>(1);
+    auto padded = arena.tile<float>(smemtile::PaddedLayout<4, 8, 1>{});
+    auto line = arena.tile<short>(LineAlignedLayout{});
+    struct {
+      decltype(padded) p;
+      decltype(line) l;
+    } r{padded, line};
+    return r;
+  };
+  const SharedMemoryPlan plan = smemtile::plan_shared_memory(carve);
+  REQUIRE(plan.ok());
+  REQUIRE(plan.base_alignment == 128);
+  // char at 0; float[4][8 + 1] at 4..148; the line-aligned short tile at 256..320.
+  REQUIRE(plan.carved_bytes == 256 + 32 * sizeof(short));
+  alignas(1024) static unsigned char memory[1024];
+  Arena arena = Arena::over(memory, sizeof memory);
+  const auto r = carve(arena);
+  REQUIRE(reinterpret_cast<unsigned char*>(r.p.data()) - memory == 4);
+  REQUIRE(reinterpret_cast<unsigned char*>(r.l.data()) - memory == 256);
+  REQUIRE(&r.p(3, 7) == reinterpret_cast<float*>(memory + 4) + 3 * 9 + 7);
+
+  const SharedMemoryPlan bad = smemtile::plan_shared_memory(
+      [](Arena& a) { return a.tile<int>(smemtile::RuntimePaddedLayout{-2, 4, 0}); });
+  REQUIRE_FALSE(bad.ok());
+  REQUIRE(bad.error_value == -8);
+}
