@@ -432,7 +432,7 @@ TEST_CASE("a request above the device's limit is an error with a message, not a 
   check_region_list(RegionList{1, {kIntTile}, {40}, {16}}, "after the errors");
 }
 
-TEST_CASE("an overflowing carve in a debug build traps with the requested and available bytes") {
+TEST_CASE("an overflowing carve in a debug build traps with the requested and available bytes", "[death]") {
   // The child (overflow_child.cu, built with SMEMTILE_BOUNDS_CHECKS 1) runs the seed's padded
   // 32x16 kernel, which carves 2176 bytes; "overflow" launches it with 2048.
   const auto run_child = [](const char* mode, std::string& output) {
