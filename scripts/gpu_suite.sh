@@ -48,6 +48,9 @@ total=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest.log")
 passed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.* Passed" "$out/ctest.log")
 skipped=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.*Skipped" "$out/ctest.log")
 note "ctest (all labels)" "$passed passed / $total, $skipped skipped, rc=$ctest_rc"
+# Which instruction count the zero-overhead test compared (SASS where cuobjdump is found).
+ctest --test-dir "$build" -R zero_overhead -V 2>&1 | grep -E "instructions|zero overhead" >"$out/zero_overhead.txt"
+note "zero overhead (seed kernels)" "$(grep -oE 'zero overhead: .*' "$out/zero_overhead.txt" | tail -n 1)"
 for label in host gpu static dynamic banks package; do
   n=$(ctest --test-dir "$build" -N -L "^$label\$" 2>/dev/null | grep -oE "Total Tests: [0-9]+" | grep -oE "[0-9]+")
   [ -n "$n" ] && note "  label $label" "$n tests"
