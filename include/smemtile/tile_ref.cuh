@@ -6,6 +6,8 @@
 // Accessors never synchronize the block.
 #pragma once
 
+#include <type_traits>  // std::remove_pointer_t
+
 #include "config.cuh"  // SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
 #include "layout.cuh"  // Coord, row_major_coord, col_major_coord, TransposedLayout
 
@@ -25,21 +27,23 @@ struct TileAccess {
   SMEMTILE_HOST_DEVICE constexpr int size() const { return rows() * cols(); }
 
   // Element (row, col) in logical row-major coordinates. Bounds-checked in debug builds.
+  // Through a const tile: a const StaticTile owns its storage, so its elements are const; a
+  // TileRef (and so a DynamicTile) is a view, like std::span, so a const view still writes.
   SMEMTILE_HOST_DEVICE T& operator()(int row, int col) { return self().data()[checked_offset(row, col)]; }
-  SMEMTILE_HOST_DEVICE const T& operator()(int row, int col) const {
+  SMEMTILE_HOST_DEVICE decltype(auto) operator()(int row, int col) const {
     return self().data()[checked_offset(row, col)];
   }
   SMEMTILE_HOST_DEVICE T& operator()(Coord at) { return (*this)(at.row, at.col); }
-  SMEMTILE_HOST_DEVICE const T& operator()(Coord at) const { return (*this)(at.row, at.col); }
+  SMEMTILE_HOST_DEVICE decltype(auto) operator()(Coord at) const { return (*this)(at.row, at.col); }
 
   // The k-th element of a row-major traversal: (k / cols, k % cols).
   SMEMTILE_HOST_DEVICE T& row_major(unsigned k) { return (*this)(row_major_coord(k, unsigned(cols()))); }
-  SMEMTILE_HOST_DEVICE const T& row_major(unsigned k) const {
+  SMEMTILE_HOST_DEVICE decltype(auto) row_major(unsigned k) const {
     return (*this)(row_major_coord(k, unsigned(cols())));
   }
   // The k-th element of a column-major traversal: (k % rows, k / rows).
   SMEMTILE_HOST_DEVICE T& col_major(unsigned k) { return (*this)(col_major_coord(k, unsigned(rows()))); }
-  SMEMTILE_HOST_DEVICE const T& col_major(unsigned k) const {
+  SMEMTILE_HOST_DEVICE decltype(auto) col_major(unsigned k) const {
     return (*this)(col_major_coord(k, unsigned(rows())));
   }
 
@@ -48,7 +52,8 @@ struct TileAccess {
     return TileRef<T, decltype(transpose(self().layout()))>{self().data(), transpose(self().layout())};
   }
   SMEMTILE_HOST_DEVICE auto transposed() const {
-    return TileRef<const T, decltype(transpose(self().layout()))>{self().data(), transpose(self().layout())};
+    using Element = std::remove_pointer_t<decltype(self().data())>;  // const T for a const StaticTile
+    return TileRef<Element, decltype(transpose(self().layout()))>{self().data(), transpose(self().layout())};
   }
 
  private:

@@ -117,3 +117,21 @@ TEST_CASE("the transposed view of the transposed view is the tile's own layout")
   for (int r = 0; r < 7; ++r)
     for (int c = 0; c < 13; ++c) REQUIRE(&twice(r, c) == &(*tile)(r, c));
 }
+
+TEST_CASE("a const tile's elements are const; a const view (TileRef) still writes its elements") {
+  using Tile = smemtile::StaticTile<int, 4, 6, 1>;
+  using Ref = smemtile::TileRef<int, smemtile::RuntimePaddedLayout>;
+  static_assert(std::is_same<decltype(std::declval<const Tile&>()(0, 0)), const int&>::value, "owning: const");
+  static_assert(std::is_same<decltype(std::declval<const Tile&>().col_major(0u)), const int&>::value, "owning");
+  static_assert(std::is_same<decltype(std::declval<const Tile&>().transposed()(0, 0)), const int&>::value, "owning");
+  static_assert(std::is_same<decltype(std::declval<const Ref&>()(0, 0)), int&>::value, "view: writable");
+  static_assert(std::is_same<decltype(std::declval<const Ref&>().row_major(0u)), int&>::value, "view");
+  static_assert(std::is_same<decltype(std::declval<const Ref&>().transposed()(0, 0)), int&>::value, "view");
+
+  int storage[4 * 7] = {};
+  const Ref view{storage, smemtile::RuntimePaddedLayout{4, 6, 1}};
+  view(2, 3) = 42;                 // through a const view
+  view.transposed()(5, 1) = 7;     // element (1, 5)
+  REQUIRE(storage[2 * 7 + 3] == 42);
+  REQUIRE(storage[1 * 7 + 5] == 7);
+}
