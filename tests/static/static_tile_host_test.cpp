@@ -118,7 +118,7 @@ TEST_CASE("the transposed view of the transposed view is the tile's own layout")
     for (int c = 0; c < 13; ++c) REQUIRE(&twice(r, c) == &(*tile)(r, c));
 }
 
-TEST_CASE("a const tile's elements are const; a const view (TileRef) still writes its elements") {
+TEST_CASE("a const tile's elements are const, a const view (TileRef) still writes its elements") {
   using Tile = smemtile::StaticTile<int, 4, 6, 1>;
   using Ref = smemtile::TileRef<int, smemtile::RuntimePaddedLayout>;
   static_assert(std::is_same<decltype(std::declval<const Tile&>()(0, 0)), const int&>::value, "owning: const");
