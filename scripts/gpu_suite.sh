@@ -48,6 +48,10 @@ total=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest.log")
 passed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.* Passed" "$out/ctest.log")
 skipped=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.*Skipped" "$out/ctest.log")
 note "ctest (all labels)" "$passed passed / $total, $skipped skipped, rc=$ctest_rc"
+note "Catch2" "$(grep -oE 'Catch2 [0-9.]+' "$out/configure.log" | head -n 1)"
+# A test name that matches no Catch2 case must fail (else a renamed test would pass unrun).
+"$build/tests/static/static_host" "no such test case" >/dev/null 2>&1
+note "unmatched test name fails" "rc=$? (must be non-zero)"
 # Which instruction count the zero-overhead test compared (SASS where cuobjdump is found).
 ctest --test-dir "$build" -R zero_overhead -V 2>&1 | grep -E "instructions|zero overhead" >"$out/zero_overhead.txt"
 note "zero overhead (seed kernels)" "$(grep -oE 'zero overhead: .*' "$out/zero_overhead.txt" | tail -n 1)"
