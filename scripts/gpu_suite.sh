@@ -7,8 +7,8 @@
 #   bash scripts/gpu_suite.sh            # everything
 #   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh   # without the Nsight Compute validation
 #
-# Catch2: used from the system if installed, else from Debian's package file carried in .deps/
-# (apt-get download catch2 into .deps/ on a machine with the registry; dpkg -x unpacks it here).
+# Catch2: Debian's package file carried in .deps/ (apt-get download catch2 there, on a machine with
+# the registry), unpacked with dpkg -x; or, with SMEMTILE_CATCH2=system or no file, the system's.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -23,10 +23,11 @@ echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 nvcc --version | tail -1; cmake --version | head -1
 
+# Catch2: Debian's package file carried in .deps/, unpacked here with dpkg -x (the GPU machine has
+# no package registry); SMEMTILE_CATCH2=system uses whatever Catch2 CMake finds instead.
 catch_args=()
-if [ ! -f /usr/lib/cmake/Catch2/Catch2Config.cmake ] && [ ! -f /usr/lib/x86_64-linux-gnu/cmake/Catch2/Catch2Config.cmake ]; then
-  deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
-  if [ -z "$deb" ]; then echo "no Catch2 and no .deps/catch2_*.deb to unpack"; exit 1; fi
+deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
+if [ "${SMEMTILE_CATCH2:-deb}" = deb ] && [ -n "$deb" ]; then
   mkdir -p "$root/.deps/root" && dpkg -x "$deb" "$root/.deps/root"
   catch_args=("-DCatch2_DIR=$root/.deps/root/usr/lib/cmake/Catch2")
 fi
