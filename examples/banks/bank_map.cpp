@@ -9,7 +9,7 @@
 // elements the warp reads (and which of them conflict), lists the conflicting banks with their
 // lanes, and ends with the wavefronts, the ideal and the conflicts. --json prints only one object
 // with those numbers; --svg also draws the picture (banks coloured, conflicting words outlined).
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 
 #include <cstdio>
 #include <cstdlib>

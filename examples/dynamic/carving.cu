@@ -2,7 +2,7 @@
 //
 // 1. The programming guide's short[128], float[64], int[256] (and, to show why alignment matters,
 //    short[127] first: the guide's pointer casts would put the floats at byte 254).
-// 2. A 16x16 DynamicTile (padded) beside a cub::BlockReduce<float, 256>::TempStorage: the block
+// 2. A 16x16 RuntimeTile (padded) beside a cub::BlockReduce<float, 256>::TempStorage: the block
 //    transposes its input through the tile and sums it with BlockReduce; both results are checked.
 // Exit status 0: all correct (or no GPU, said so); 1: a wrong value or a CUDA error.
 #include <cmath>

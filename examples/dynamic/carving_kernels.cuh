@@ -5,7 +5,7 @@
 //    in dynamic shared memory. The guide casts pointers (`(float*)&array0[128]`), which is only
 //    correct because 128 shorts happen to end on a 4-byte boundary; the arena aligns every array
 //    for its type whatever the counts are, and counts the bytes for the launch.
-// 2. A DynamicTile and a cub::BlockReduce<float, 256>::TempStorage side by side, both used: the
+// 2. A RuntimeTile and a cub::BlockReduce<float, 256>::TempStorage side by side, both used: the
 //    block stages its input in the tile, reads it back transposed, and sums it with BlockReduce.
 // Shared by the example program and the GPU tests.
 #pragma once
@@ -67,7 +67,7 @@ inline constexpr int reduce_block_threads = 256;
 using BlockReduce = cub::BlockReduce<float, reduce_block_threads>;
 
 struct TileAndReduce {
-  smemtile::DynamicTile<float> tile;
+  smemtile::RuntimeTile<float> tile;
   BlockReduce::TempStorage* reduce_storage;
 };
 

@@ -3,7 +3,7 @@
 //
 // The textbook declares `extern __shared__ int tile[]`, computes row_idx / col_idx by hand (with
 // blockDim.x + IPAD for the padded one) and launches with a hand-written byte count. Here the tile
-// is a DynamicTile carved from dynamic shared memory by one description (carve_*_seed_tile) that
+// is a RuntimeTile carved from dynamic shared memory by one description (carve_*_seed_tile) that
 // the host also runs to count the launch's bytes; the padding lives in the tile's layout, so the
 // padded and unpadded kernels are the same code. Shared by the example program and the GPU tests.
 #pragma once
@@ -26,17 +26,17 @@ struct PaddedTileShape {
 };
 
 // The carving descriptions: run by the host (plan_shared_memory) and by the kernels.
-SMEMTILE_HOST_DEVICE smemtile::DynamicTile<int> carve_seed_tile(smemtile::Arena& arena, TileExtent extent) {
+SMEMTILE_HOST_DEVICE smemtile::RuntimeTile<int> carve_seed_tile(smemtile::Arena& arena, TileExtent extent) {
   return arena.tile<int>(extent.rows, extent.cols);
 }
-SMEMTILE_HOST_DEVICE smemtile::DynamicTile<int> carve_padded_seed_tile(smemtile::Arena& arena,
+SMEMTILE_HOST_DEVICE smemtile::RuntimeTile<int> carve_padded_seed_tile(smemtile::Arena& arena,
                                                                        PaddedTileShape shape) {
   return arena.tile<int>(shape.rows, shape.cols, shape.pad);
 }
 
 // What both kernels do: write the thread ranks row by row, read them back column by column.
 // out[k] = the k-th element of a column-major walk = (k % rows) * cols + k / rows.
-__device__ inline void write_rows_read_columns(smemtile::DynamicTile<int> tile, int* out) {
+__device__ inline void write_rows_read_columns(smemtile::RuntimeTile<int> tile, int* out) {
   SMEMTILE_CHECK(tile.rows() == static_cast<int>(blockDim.y) && tile.cols() == static_cast<int>(blockDim.x),
                  "the seed tile must have the block's shape (values: tile rows, cols, blockDim.y, blockDim.x)",
                  tile.rows(), tile.cols(), blockDim.y, blockDim.x);

@@ -1,4 +1,4 @@
-// smemtile_dynamic_seeds: the seeds' setRowReadColDyn / setRowReadColDynPad with DynamicTile.
+// smemtile_dynamic_seeds: the seeds' setRowReadColDyn / setRowReadColDynPad with RuntimeTile.
 //
 // Square block 32x32 (IPAD 1) and rectangular block 32x16 (IPAD 1 and 2). Each kernel's bytes come
 // from its carving description (no hand-written BDIMX * BDIMY * sizeof(int)); the table compares

@@ -104,7 +104,7 @@ __global__ void lib_rect_setRowReadCol(int* out) {
   const unsigned idx = smemtile::thread_rank();
   tile(smemtile::thread_coord()) = idx;
   __syncthreads();
-  out[idx] = tile.transposed()(smemtile::transposed_thread_coord());
+  out[idx] = tile.transposed()(smemtile::thread_coord_in_swapped_block());
 }
 
 __global__ void lib_rect_setRowReadColPad1(int* out) {
@@ -112,7 +112,7 @@ __global__ void lib_rect_setRowReadColPad1(int* out) {
   const unsigned idx = smemtile::thread_rank();
   tile(smemtile::thread_coord()) = idx;
   __syncthreads();
-  out[idx] = tile.transposed()(smemtile::transposed_thread_coord());
+  out[idx] = tile.transposed()(smemtile::thread_coord_in_swapped_block());
 }
 
 __global__ void lib_rect_setRowReadColPad2(int* out) {
@@ -120,5 +120,5 @@ __global__ void lib_rect_setRowReadColPad2(int* out) {
   const unsigned idx = smemtile::thread_rank();
   tile(smemtile::thread_coord()) = idx;
   __syncthreads();
-  out[idx] = tile.transposed()(smemtile::transposed_thread_coord());
+  out[idx] = tile.transposed()(smemtile::thread_coord_in_swapped_block());
 }

@@ -2,7 +2,7 @@
 // for a seed case's store and load, from the tile, block and traversals its SeedCase records.
 #pragma once
 
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 
 #include "seed_case.cuh"
 

@@ -19,7 +19,7 @@ enum class Traversal {
   column,           // (tx, ty): tile.transposed()(thread_coord()); a warp walks down a column
   row_major_rank,   // (rank / cols, rank % cols): tile.row_major(rank)
   col_major_rank,   // (rank % rows, rank / rows): tile.col_major(rank)
-  transposed_rank,  // (rank % BY, rank / BY): tile.transposed()(transposed_thread_coord())
+  transposed_rank,  // (rank % BY, rank / BY): tile.transposed()(thread_coord_in_swapped_block())
 };
 
 inline const char* traversal_name(Traversal t) {

@@ -1,12 +1,24 @@
 // smemtile/smemtile.cuh: the umbrella header; include this to get all of smemtile.
+//
+// The folders show the levels, as in CUB:
+//   core/    layouts, tiles and views, the bank model, carving dynamic shared memory, global views
+//   arch/    what one GPU generation adds (cp.async, TMA, mbarrier), used by the block level
+//   block/   helpers every thread of a block (or warp) calls together: copies between global
+//            memory and tiles
+//   device/  host functions: launching with the shared memory a carving needs
 #pragma once
 
-#include "config.cuh"       // version, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
-#include "layout.cuh"       // Coord, PaddedLayout, RuntimePaddedLayout, TransposedLayout
-#include "tile_ref.cuh"     // TileAccess (shared accessors), TileRef
-#include "static_tile.cuh"  // StaticTile, BasicStaticTile
-#include "thread_map.cuh"   // thread_coord, thread_rank, transposed_thread_coord
-#include "banks.cuh"        // bank model (bank_cost, traversal_cost), AutoPaddedTile, SwizzledTile
-#include "dynamic_tile.cuh" // DynamicTile (run-time shape), make_dynamic_tile
-#include "arena.cuh"        // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
-#include "launch.cuh"       // prepare_launch, launch_with_plan (host: bytes, >48 KB attribute, limits)
+#include "config.cuh"                   // version, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
+
+#include "core/coord.cuh"               // Coord (+, -, ==), row_major_coord, col_major_coord
+#include "core/layout.cuh"              // PaddedLayout, LinearLayout, TransposedLayout, WindowLayout
+#include "core/swizzled_layout.cuh"     // SwizzledLayout
+#include "core/tile_ref.cuh"            // TileAccess (shared accessors), TileRef (the view type), tile_ref
+#include "core/static_tile.cuh"         // StaticTile, StaticTile1D, BasicStaticTile
+#include "core/runtime_tile.cuh"        // RuntimeTile, RuntimeTile1D (run-time shape), make_runtime_tile
+#include "core/thread_map.cuh"          // thread_coord, thread_rank, thread_coord_in_swapped_block
+#include "core/banks.cuh"               // bank model: bank_cost, traversal_cost, block_cost
+#include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, auto_pad
+#include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
+
+#include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)

@@ -1,4 +1,4 @@
-// Hardware validation of smemtile's bank model (include/smemtile/banks.cuh).
+// Hardware validation of smemtile's bank model (include/smemtile/core/banks.cuh).
 //
 // Builds a matrix of cases (element size x layout x access pattern x tile shape, plus probes of
 // the 8/16-byte rules), computes the model's prediction for each on the host, and launches one
@@ -16,7 +16,7 @@
 //   bank_validation --model model.csv      writes the predictions, runs every case once
 //   bank_validation --model-only model.csv writes the predictions only (no GPU needed)
 //   bank_validation --list                 prints the cases
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 
 #include <cuda_runtime.h>
 

@@ -1,7 +1,7 @@
 // GPU tests of AutoPaddedTile and SwizzledTile: they hold the right data for every element size
 // and shape. A block writes random input into the tile in row-major order and reads it back in
 // column-major order (the access both layouts exist for); every output element is checked.
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 #include <smemtile/smemtile.cuh>
 
 #include <cstdint>

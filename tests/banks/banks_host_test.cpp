@@ -1,5 +1,5 @@
 // Host tests of the bank model (banks.cuh), the swizzled layout and automatic padding: plain C++.
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 
 #include <algorithm>
 #include <map>
@@ -282,7 +282,7 @@ TEST_CASE("without the swizzle the same tiles conflict (the swizzle is doing the
   CHECK(traversal_cost(PaddedLayout<32, 32, 0>{}, 4, Traversal::column).conflicts > 0);
   CHECK(traversal_cost(PaddedLayout<32, 32, 0>{}, 8, Traversal::column).conflicts > 0);
   CHECK(traversal_cost(PaddedLayout<32, 32, 0>{}, 16, Traversal::column).conflicts > 0);
-  CHECK(traversal_cost(transpose(SwizzledLayout<32, 32, 4>{}), 4, Traversal::row).conflicts == 0);
+  CHECK(traversal_cost(transposed_layout(SwizzledLayout<32, 32, 4>{}), 4, Traversal::row).conflicts == 0);
 }
 
 TEST_CASE("2D blocks with blockDim.x != 32: warps come from the linear thread id") {

@@ -1,6 +1,6 @@
 // Misuses that must not compile, one per SMEMTILE_COMPILE_ERROR_CASE value; CTest checks that the
 // compiler rejects each with smemtile's message (tests/banks/CMakeLists.txt).
-#include <smemtile/banks.cuh>
+#include <smemtile/core/conflict_free_tiles.cuh>
 
 #if SMEMTILE_COMPILE_ERROR_CASE == 1
 // A warp reading two 16-int rows: no padding keeps both rows and columns conflict-free.

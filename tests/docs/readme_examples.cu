@@ -15,9 +15,9 @@ __global__ void transpose_tile(const float* in, float* out) {
   out[rank] = tile.transposed()(smemtile::thread_coord()); // tile[threadIdx.x][threadIdx.y]
 }
 
-// README: DynamicTile and carving dynamic shared memory.
+// README: RuntimeTile and carving dynamic shared memory.
 using BlockReduce = cub::BlockReduce<float, 256>;
-struct Carved { smemtile::DynamicTile<float> tile; BlockReduce::TempStorage* reduce; };
+struct Carved { smemtile::RuntimeTile<float> tile; BlockReduce::TempStorage* reduce; };
 
 SMEMTILE_HOST_DEVICE Carved carve(smemtile::Arena& arena, int rows, int cols) {
   return {arena.tile<float>(rows, cols, /*pad*/ 1), arena.object<BlockReduce::TempStorage>()};

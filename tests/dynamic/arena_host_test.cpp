@@ -1,4 +1,4 @@
-// Host tests of the carving arithmetic (arena.cuh), DynamicTile (dynamic_tile.cuh) and the launch
+// Host tests of the carving arithmetic (arena.cuh), RuntimeTile (dynamic_tile.cuh) and the launch
 // helper's decisions (launch.cuh). Plain C++: no CUDA compiler is involved.
 //
 // Real (non-counting) arenas are exercised here over host memory, including requests that must
@@ -50,11 +50,11 @@ static_assert(guide_plan.carved_bytes == 128 * 2 + 64 * 4 + 256 * 4, "no gaps: 1
 static_assert(guide_plan.launch_bytes() == 1536, "4-byte alignment needs no base slack");
 static_assert(guide_plan.regions == 3 && guide_plan.base_alignment == 4, "three regions, int/float alignment");
 
-static_assert(std::is_same<smemtile::DynamicTile<int>, smemtile::TileRef<int, smemtile::RuntimePaddedLayout>>::value,
-              "DynamicTile is a TileRef over the run-time padded layout");
-static_assert(std::is_base_of<smemtile::TileAccess<smemtile::DynamicTile<int>, int>, smemtile::DynamicTile<int>>::value,
-              "DynamicTile's accessors are TileAccess's, the same code as StaticTile's");
-static_assert(std::is_trivially_copyable<smemtile::DynamicTile<float>>::value, "a tile is passed by value");
+static_assert(std::is_same<smemtile::RuntimeTile<int>, smemtile::TileRef<int, smemtile::RuntimePaddedLayout>>::value,
+              "RuntimeTile is a TileRef over the run-time padded layout");
+static_assert(std::is_base_of<smemtile::TileAccess<smemtile::RuntimeTile<int>, int>, smemtile::RuntimeTile<int>>::value,
+              "RuntimeTile's accessors are TileAccess's, the same code as StaticTile's");
+static_assert(std::is_trivially_copyable<smemtile::RuntimeTile<float>>::value, "a tile is passed by value");
 
 // ---- random carving sequences -------------------------------------------------------------------
 
@@ -107,12 +107,12 @@ Carved carve_requests(Arena& arena, const std::vector<Request>& requests) {
         note(out, arena, r.alignment == 0 ? arena.object<Odd>() : arena.object<Odd>(r.alignment), sizeof(Odd));
         break;
       case Kind::Tile: {
-        smemtile::DynamicTile<int> t = arena.tile<int>(r.rows, r.cols, r.pad, r.alignment == 0 ? 1 : r.alignment);
+        smemtile::RuntimeTile<int> t = arena.tile<int>(r.rows, r.cols, r.pad, r.alignment == 0 ? 1 : r.alignment);
         note(out, arena, t.data(), static_cast<std::size_t>(r.rows) * (r.cols + r.pad) * sizeof(int));
         break;
       }
       case Kind::TileOfDouble: {
-        smemtile::DynamicTile<double> t =
+        smemtile::RuntimeTile<double> t =
             r.compile_time ? arena.tile<double>(r.rows, r.cols, r.pad, smemtile::align_to<128>)
                            : arena.tile<double>(r.rows, r.cols, r.pad);
         note(out, arena, t.data(), static_cast<std::size_t>(r.rows) * (r.cols + r.pad) * sizeof(double));
@@ -313,12 +313,12 @@ TEST_CASE("invalid requests are reported by the plan with the offending value") 
   REQUIRE(smemtile::plan_error(guide_plan).empty());
 }
 
-TEST_CASE("a carved DynamicTile indexes like T[rows][cols + pad]") {
+TEST_CASE("a carved RuntimeTile indexes like T[rows][cols + pad]") {
   const int rows = 5, cols = 7, pad = 2;
   alignas(1024) static int memory[64];
   Arena arena = Arena::over(memory, sizeof memory);
   (void)arena.array<char>(1);  // the tile is not at the base: it starts at the next int
-  smemtile::DynamicTile<int> tile = arena.tile<int>(rows, cols, pad);
+  smemtile::RuntimeTile<int> tile = arena.tile<int>(rows, cols, pad);
   REQUIRE(tile.data() == memory + 1);
   REQUIRE(arena.used() == sizeof(int) * (1 + rows * (cols + pad)));
   REQUIRE(tile.rows() == rows);
@@ -338,7 +338,7 @@ TEST_CASE("a carved DynamicTile indexes like T[rows][cols + pad]") {
   REQUIRE(transposed.rows() == cols);
   REQUIRE(&transposed(3, 4) == &raw[4][3]);
 
-  const smemtile::DynamicTile<int> wrapped = smemtile::make_dynamic_tile(memory + 1, rows, cols, pad);
+  const smemtile::RuntimeTile<int> wrapped = smemtile::make_runtime_tile(memory + 1, rows, cols, pad);
   REQUIRE(&wrapped(4, 6) == &raw[4][6]);
   REQUIRE(smemtile::tile_shape_error(rows, cols, pad) == nullptr);
 }

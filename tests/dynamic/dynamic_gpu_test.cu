@@ -1,4 +1,4 @@
-// GPU tests of DynamicTile, the arena over dynamic shared memory and the launch helper.
+// GPU tests of RuntimeTile, the arena over dynamic shared memory and the launch helper.
 // The seed and carving kernels are the examples' own (examples/dynamic/*_kernels.cuh).
 #include <smemtile/smemtile.cuh>
 
@@ -197,7 +197,7 @@ struct BigTileShape {
 };
 
 struct BigTileCarving {
-  smemtile::DynamicTile<int> tile;
+  smemtile::RuntimeTile<int> tile;
   float* scratch;  // 1024-aligned, after the tile: the base must be moved, and the plan pays for it
 };
 
@@ -326,7 +326,7 @@ TEST_CASE("the guide's three arrays and a tile beside a CUB TempStorage hold wha
     }
   }
 
-  SECTION("DynamicTile + cub::BlockReduce<float, 256>::TempStorage") {
+  SECTION("RuntimeTile + cub::BlockReduce<float, 256>::TempStorage") {
     for (const carving::StagingShape shape : {carving::StagingShape{16, 16, 1}, carving::StagingShape{8, 32, 0},
                                               carving::StagingShape{32, 8, 3}}) {
       INFO("tile " << shape.rows << "x" << shape.cols << " pad " << shape.pad);

@@ -1,6 +1,6 @@
 // Host tests of the layouts behind StaticTile (plain C++: no CUDA compiler involved). Every offset
 // is compared with what the compiler itself computes for the raw array the seeds declare.
-#include <smemtile/layout.cuh>
+#include <smemtile/core/layout.cuh>
 
 #include <cstddef>
 #include <set>
@@ -109,13 +109,13 @@ TEST_CASE("row_major_coord and col_major_coord enumerate a tile in row and colum
 
 TEST_CASE("a transposed layout swaps rows and columns over the same storage") {
   using L = smemtile::PaddedLayout<7, 13, 2>;
-  constexpr auto t = smemtile::transpose(L{});
+  constexpr auto t = smemtile::transposed_layout(L{});
   static_assert(t.rows() == 13 && t.cols() == 7, "shape swapped");
   static_assert(t.storage_size() == L::storage_size(), "same storage");
   for (int r = 0; r < t.rows(); ++r)
     for (int c = 0; c < t.cols(); ++c) REQUIRE(t.offset(r, c) == L::offset(c, r));
   // Transposing back gives the original layout type, not a doubly wrapped one.
-  static_assert(std::is_same<decltype(smemtile::transpose(t)), L>::value, "transpose is an involution");
+  static_assert(std::is_same<decltype(smemtile::transposed_layout(t)), L>::value, "transpose is an involution");
   static_assert(smemtile::TransposedLayout<L>::is_static, "a static layout stays static when transposed");
 }
 
@@ -131,7 +131,7 @@ void require_seed_read_mapping() {
     const unsigned irow = idx / BDIMY, icol = idx % BDIMY;
     const std::ptrdiff_t raw = raw_byte_offset<int, BDIMY, BDIMX, IPAD>(int(icol), int(irow)) / sizeof(int);
     const Coord transposed_at = smemtile::row_major_coord(idx, BDIMY);
-    REQUIRE(smemtile::transpose(L{}).offset(transposed_at.row, transposed_at.col) == raw);
+    REQUIRE(smemtile::transposed_layout(L{}).offset(transposed_at.row, transposed_at.col) == raw);
     const Coord col_major_at = smemtile::col_major_coord(idx, BDIMY);
     REQUIRE(L::offset(col_major_at.row, col_major_at.col) == raw);
     read_offsets.insert(static_cast<int>(raw));

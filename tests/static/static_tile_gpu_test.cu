@@ -19,7 +19,7 @@ struct alignas(16) V16 {  // a 16-byte element like int4
 // What the kernel writes out; each array has Rows * Cols elements except storage.
 template <class T>
 struct Outputs {
-  T* transposed;   // tile.transposed()(transposed_thread_coord()) after a row-major write
+  T* transposed;   // tile.transposed()(thread_coord_in_swapped_block()) after a row-major write
   T* row_major;    // tile.row_major(rank)
   T* col_major;    // tile.col_major(rank)
   T* col_written;  // tile(thread_coord()) after writing tile.col_major(rank) = in[rank]
@@ -40,7 +40,7 @@ __global__ void through_tile(const T* in, T padding_marker, Outputs<T> out) {
   __syncthreads();
   tile(smemtile::thread_coord()) = in[rank];
   __syncthreads();
-  out.transposed[rank] = tile.transposed()(smemtile::transposed_thread_coord());
+  out.transposed[rank] = tile.transposed()(smemtile::thread_coord_in_swapped_block());
   out.row_major[rank] = tile.row_major(rank);
   out.col_major[rank] = tile.col_major(rank);
   for (unsigned i = rank; i < storage; i += threads) out.storage[i] = tile.data()[i];

@@ -1,6 +1,6 @@
 // Host tests of StaticTile (plain C++: the header compiles without nvcc). A StaticTile must be
 // exactly the raw array the seeds declare: same size, same alignment, same element addresses.
-#include <smemtile/static_tile.cuh>
+#include <smemtile/core/static_tile.cuh>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// smemtile/launch.cuh: launching a kernel with the dynamic shared memory its carving needs (host).
+// smemtile/device/launch.cuh: launching a kernel with the dynamic shared memory its carving needs (host).
 //
 //   const smemtile::SharedMemoryPlan plan = smemtile::plan_shared_memory(carve, params);  // arena.cuh
 //   smemtile::LaunchStatus status = smemtile::launch_with_plan(kernel, grid, block, plan, stream, out, params);
@@ -18,7 +18,7 @@
 #include <string>
 #include <utility>  // std::forward
 
-#include "arena.cuh"  // SharedMemoryPlan
+#include "../core/arena.cuh"  // SharedMemoryPlan
 
 namespace smemtile {
 

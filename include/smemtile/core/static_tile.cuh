@@ -1,4 +1,4 @@
-// smemtile/static_tile.cuh: StaticTile, a compile-time tile that lives in __shared__ memory.
+// smemtile/core/static_tile.cuh: StaticTile, a compile-time tile that lives in __shared__ memory.
 //
 //   __shared__ smemtile::StaticTile<int, 32, 32, 1> tile;   // int tile[32][32 + 1]
 //   tile(threadIdx.y, threadIdx.x) = v;                      // row-major write
@@ -12,21 +12,21 @@
 
 #include <type_traits>  // std::is_trivially_default_constructible
 
-#include "config.cuh"    // SMEMTILE_HOST_DEVICE
-#include "layout.cuh"    // PaddedLayout
-#include "tile_ref.cuh"  // TileAccess
+#include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "layout.cuh"     // PaddedLayout, LinearLayout
+#include "tile_ref.cuh"   // TileAccess (every accessor, ref(), window(), interior())
 
 namespace smemtile {
 
-// Static shared memory per block is limited to 48 KB; more needs dynamic shared memory.
+/// Static shared memory per block is limited to 48 KB; more needs dynamic shared memory.
 inline constexpr unsigned long long max_static_shared_bytes = 48u * 1024u;
 
 namespace detail {
 constexpr unsigned long long max_align(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 }  // namespace detail
 
-// A tile whose shape and layout are part of its type. Layout: any layout with is_static (see
-// layout.cuh). Most code uses the StaticTile alias below.
+/// A tile whose shape and layout are part of its type. Layout: any layout with is_static (see
+/// layout.cuh). Most code uses the StaticTile alias below.
 template <class T, class Layout>
 struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
   static_assert(Layout::is_static, "smemtile::BasicStaticTile needs a layout whose shape is in its type");
@@ -38,22 +38,26 @@ struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
                 "smemtile: this tile exceeds the 48 KB static shared memory limit; "
                 "carve it from dynamic shared memory instead (DynamicTile)");
 
-  using layout_type = Layout;
+  using layout_type = Layout;  ///< the layout
 
+  /// The elements (public so that the tile stays an aggregate; use the accessors).
   alignas(detail::max_align(alignof(T), Layout::base_alignment)) T storage_[Layout::storage_size()];
 
+  /// The first element of the storage.
   SMEMTILE_HOST_DEVICE T* data() { return storage_; }
+  /// The first element of the storage, read-only.
   SMEMTILE_HOST_DEVICE const T* data() const { return storage_; }
+  /// The layout (an empty, compile-time object).
   SMEMTILE_HOST_DEVICE static constexpr Layout layout() { return Layout{}; }
-
-  // A view of this tile's storage that can be passed to functions by value.
-  SMEMTILE_HOST_DEVICE TileRef<T, Layout> ref() { return TileRef<T, Layout>{storage_, Layout{}}; }
-  SMEMTILE_HOST_DEVICE TileRef<const T, Layout> ref() const { return TileRef<const T, Layout>{storage_, Layout{}}; }
 };
 
-// Rows x Cols elements of T, row-major, with Pad unused elements after each row:
-// the same storage as `T tile[Rows][Cols + Pad]`.
+/// Rows x Cols elements of T, row-major, with Pad unused elements after each row:
+/// the same storage as `T tile[Rows][Cols + Pad]`.
 template <class T, int Rows, int Cols, int Pad = 0>
 using StaticTile = BasicStaticTile<T, PaddedLayout<Rows, Cols, Pad>>;
+
+/// Size elements of T in one row, accessed as t(i): the same storage as `T tile[Size]`.
+template <class T, int Size>
+using StaticTile1D = BasicStaticTile<T, LinearLayout<Size>>;
 
 }  // namespace smemtile

@@ -1,10 +1,11 @@
-// smemtile/banks.cuh: the shared-memory bank model, automatic padding and swizzled tiles.
+// smemtile/core/banks.cuh: the shared-memory bank model (what a warp's access costs, at compile time).
 //
 //   using namespace smemtile;
 //   constexpr auto cost = traversal_cost(PaddedLayout<32, 32, 0>{}, 4, Traversal::column);
 //   static_assert(cost.conflicts == 992, "32 warps, each 32-way");
-//   __shared__ AutoPaddedTile<double, 32, 32> a;  // smallest pad that makes rows and columns conflict-free
-//   __shared__ SwizzledTile<float, 32, 64> b;     // no padding: XOR swizzle, 128-byte aligned
+//
+// Tiles whose layout the model makes conflict-free (AutoPaddedTile, SwizzledTile) are in
+// conflict_free_tiles.cuh.
 //
 // The model. Shared memory has 32 banks of 4 bytes; the bank of a byte address is (address / 4) % 32.
 // One warp-wide shared-memory instruction is served in "phases" of consecutive lanes: 32 lanes for
@@ -21,9 +22,9 @@
 // build them from a layout (layout.cuh), so the model sees exactly the offsets the tiles use.
 #pragma once
 
-#include "config.cuh"       // SMEMTILE_HOST_DEVICE
-#include "layout.cuh"       // Coord, PaddedLayout, SwizzledLayout, row_major_coord, col_major_coord
-#include "static_tile.cuh"  // BasicStaticTile, StaticTile
+#include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "coord.cuh"      // Coord, row_major_coord, col_major_coord
+#include "layout.cuh"     // PaddedLayout, RuntimePaddedLayout
 
 namespace smemtile {
 
@@ -293,57 +294,5 @@ SMEMTILE_HOST_DEVICE constexpr BankCost block_cost(const Layout& layout, int ele
   for (int w = 0; w < warps; ++w) total = total + bank_cost(block_access(layout, elem_bytes, block, mapping, w, op), rules);
   return total;
 }
-
-// ---- automatic padding --------------------------------------------------------------------------
-
-namespace detail {
-template <class Layout>
-SMEMTILE_HOST_DEVICE constexpr bool traversal_conflict_free(const Layout& layout, int elem_bytes, Traversal order) {
-  const int warps = ceil_div(layout.rows() * layout.cols(), warp_lanes);
-  for (int w = 0; w < warps; ++w)
-    if (bank_cost(traversal_access(layout, elem_bytes, order, w)).conflicts != 0) return false;  // stop early
-  return true;
-}
-}  // namespace detail
-
-// Whether every warp of both a row-major and a column-major walk of the tile is conflict-free
-// (loads and stores follow the same rule for these patterns, which share no addresses).
-template <class Layout>
-SMEMTILE_HOST_DEVICE constexpr bool rows_and_columns_conflict_free(const Layout& layout, int elem_bytes) {
-  return detail::traversal_conflict_free(layout, elem_bytes, Traversal::row) &&
-         detail::traversal_conflict_free(layout, elem_bytes, Traversal::column);
-}
-
-// The smallest pad (elements after each row) that makes rows and columns of a rows x cols tile of
-// elem_bytes elements conflict-free, or -1 when none does. Pads p and p + 128 / elem_bytes give
-// the same banks, so searching [0, 128 / elem_bytes) decides the question.
-SMEMTILE_HOST_DEVICE constexpr int smallest_conflict_free_pad(int elem_bytes, int rows, int cols) {
-  for (int pad = 0; pad < wavefront_bytes / elem_bytes; ++pad)
-    if (rows_and_columns_conflict_free(RuntimePaddedLayout{rows, cols, pad}, elem_bytes)) return pad;
-  return -1;
-}
-
-// auto_pad<T, Rows, Cols>::value: that pad for a tile of T, or a compile error saying none exists.
-template <class T, int Rows, int Cols>
-struct auto_pad {
-  static_assert(detail::valid_width(static_cast<int>(sizeof(T))),
-                "smemtile::auto_pad: the bank model covers elements of 1, 2, 4, 8 or 16 bytes");
-  static constexpr int value = smallest_conflict_free_pad(static_cast<int>(sizeof(T)), Rows, Cols);
-  static_assert(value >= 0,
-                "smemtile::auto_pad: no padding makes both row and column traversal of this tile "
-                "conflict-free (e.g. a warp reading two short rows lands half of the second row on the "
-                "first one's banks); choose another shape or a SwizzledTile");
-};
-template <class T, int Rows, int Cols>
-inline constexpr int auto_pad_v = auto_pad<T, Rows, Cols>::value;
-
-// A StaticTile with the smallest padding that makes row and column traversal conflict-free.
-template <class T, int Rows, int Cols>
-using AutoPaddedTile = StaticTile<T, Rows, Cols, auto_pad_v<T, Rows, Cols>>;
-
-// The padding-free alternative for 4-, 8- and 16-byte elements: an XOR-swizzled tile (see
-// SwizzledLayout in layout.cuh), aligned to 128 bytes by BasicStaticTile.
-template <class T, int Rows, int Cols>
-using SwizzledTile = BasicStaticTile<T, SwizzledLayout<Rows, Cols, static_cast<int>(sizeof(T))>>;
 
 }  // namespace smemtile

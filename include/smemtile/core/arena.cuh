@@ -1,15 +1,15 @@
-// smemtile/arena.cuh: carving a kernel's dynamic shared memory into typed arrays, tiles and objects,
+// smemtile/core/arena.cuh: carving a kernel's dynamic shared memory into typed arrays, tiles and objects,
 // with the launch's byte count computed from the same description.
 //
 // Write the carving once, as a function of an Arena:
 //
-//   struct Carved { smemtile::DynamicTile<float> tile; BlockReduce::TempStorage* reduce; };
+//   struct Carved { smemtile::RuntimeTile<float> tile; BlockReduce::TempStorage* reduce; };
 //   SMEMTILE_HOST_DEVICE Carved carve(smemtile::Arena& arena, int rows, int cols) {
 //     return {arena.tile<float>(rows, cols, 1), arena.object<BlockReduce::TempStorage>()};
 //   }
 //   // host:   the bytes (and checks) for the launch, from a counting arena
 //   smemtile::SharedMemoryPlan plan = smemtile::plan_shared_memory(carve, rows, cols);
-//   smemtile::launch_with_plan(kernel, grid, block, plan, stream, rows, cols);   // launch.cuh
+//   smemtile::launch_with_plan(kernel, grid, block, plan, stream, rows, cols);   // device/launch.cuh
 //   // device: the same function, run on the kernel's dynamic shared memory
 //   Carved s = smemtile::carve_dynamic_shared_memory(carve, rows, cols);
 //
@@ -30,9 +30,9 @@
 #include <cstdint>      // std::uintptr_t
 #include <type_traits>  // std::is_trivially_copyable, std::enable_if_t, std::is_class
 
-#include "config.cuh"        // SMEMTILE_HOST_DEVICE, SMEMTILE_DEVICE, SMEMTILE_CHECK
-#include "dynamic_tile.cuh"  // DynamicTile, tile_shape_error
-#include "layout.cuh"        // RuntimePaddedLayout
+#include "../config.cuh"    // SMEMTILE_HOST_DEVICE, SMEMTILE_DEVICE, SMEMTILE_CHECK
+#include "layout.cuh"        // RuntimePaddedLayout, RuntimeLinearLayout
+#include "runtime_tile.cuh"  // RuntimeTile, RuntimeTile1D, tile_shape_error
 #include "tile_ref.cuh"      // TileRef
 
 namespace smemtile {
@@ -154,18 +154,18 @@ class Arena {
     return object<T>(Align);
   }
 
-  // A rows x cols DynamicTile with `pad` unused elements after each row, aligned to
+  // A rows x cols RuntimeTile with `pad` unused elements after each row, aligned to
   // max(alignment, alignof(T)).
   template <class T>
-  SMEMTILE_HOST_DEVICE constexpr DynamicTile<T> tile(int rows, int cols, int pad = 0, std::size_t alignment = 1) {
+  SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad = 0, std::size_t alignment = 1) {
     if (const char* why = tile_shape_error(rows, cols, pad)) {
       fail(why, rows < 1 ? rows : cols < 1 ? cols : pad < 0 ? pad : static_cast<long long>(rows) * (cols + pad));
-      return DynamicTile<T>{nullptr, RuntimePaddedLayout{rows, cols, pad}};
+      return RuntimeTile<T>{nullptr, RuntimePaddedLayout{rows, cols, pad}};
     }
     return tile<T>(RuntimePaddedLayout{rows, cols, pad}, alignment);
   }
   template <class T, std::size_t Align>
-  SMEMTILE_HOST_DEVICE constexpr DynamicTile<T> tile(int rows, int cols, int pad, AlignTo<Align>) {
+  SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad, AlignTo<Align>) {
     return tile<T>(rows, cols, pad, Align);
   }
 
