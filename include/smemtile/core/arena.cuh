@@ -107,20 +107,24 @@ struct SharedMemoryPlan {
 //    moved up to `alignment`; normally created for you by carve_dynamic_shared_memory.
 class Arena {
  public:
-  SMEMTILE_HOST_DEVICE static constexpr Arena counting() { return Arena(nullptr, max_carve_bytes, 1, 0); }
+  SMEMTILE_HOST_DEVICE static constexpr Arena counting() { return Arena(Mode::counting, nullptr, max_carve_bytes, 1, 0); }
 
   // An arena over `capacity` bytes at `base` (host or device memory). Regions may ask for at most
   // the alignment of `base` itself (capped at 1024). `base` must not be null (null means counting).
   SMEMTILE_HOST_DEVICE static Arena over(void* base, std::size_t capacity) {
     SMEMTILE_CHECK(base != nullptr, "Arena::over: the base must not be null (use Arena::counting to count)",
                    capacity, 0, 0, 0);
-    return Arena(static_cast<unsigned char*>(base), capacity,
+    return Arena(Mode::checked, static_cast<unsigned char*>(base), capacity,
                  address_alignment(reinterpret_cast<std::uintptr_t>(base)), 0);
   }
 
 #if defined(__CUDACC__)
   // An arena over this launch's dynamic shared memory, whose base is moved up to `base_alignment`
   // (a power of two <= 1024). Its capacity is what the launch actually gave (%dynamic_smem_size).
+  // It trusts the host's plan: launch_with_plan checked the same carving (its arguments, and the
+  // bytes against the launch) before the kernel ran, so in release builds it checks nothing and
+  // every region is base + offset (which keeps accesses in the shared window, LDS/STS). Debug
+  // builds (SMEMTILE_BOUNDS_CHECKS) check every request and trap on overflow with the byte counts.
   SMEMTILE_DEVICE static Arena dynamic_shared(std::size_t base_alignment);
 #endif
 
@@ -131,8 +135,8 @@ class Arena {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved arrays are not constructed; the element type must be trivially copyable");
     if (count > max_carve_bytes / sizeof(T)) {
-      fail("array: element count too large (count * sizeof(T) must stay below 2 GiB)", static_cast<long long>(count));
-      return nullptr;
+      if (fail("array: element count too large (count * sizeof(T) must stay below 2 GiB)", static_cast<long long>(count)))
+        return nullptr;
     }
     return pointer_at<T>(take(count * sizeof(T), alignment, alignof(T)));
   }
@@ -159,8 +163,8 @@ class Arena {
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad = 0, std::size_t alignment = 1) {
     if (const char* why = tile_shape_error(rows, cols, pad)) {
-      fail(why, rows < 1 ? rows : cols < 1 ? cols : pad < 0 ? pad : static_cast<long long>(rows) * (cols + pad));
-      return RuntimeTile<T>{nullptr, RuntimePaddedLayout{rows, cols, pad}};
+      if (fail(why, rows < 1 ? rows : cols < 1 ? cols : pad < 0 ? pad : static_cast<long long>(rows) * (cols + pad)))
+        return RuntimeTile<T>{nullptr, RuntimePaddedLayout{rows, cols, pad}};
     }
     return tile<T>(RuntimePaddedLayout{rows, cols, pad}, alignment);
   }
@@ -176,8 +180,8 @@ class Arena {
                   "smemtile: carved tiles are not constructed; the element type must be trivially copyable");
     const long long elements = layout.storage_size();
     if (elements < 0 || static_cast<unsigned long long>(elements) > max_carve_bytes / sizeof(T)) {
-      fail("tile: layout storage size negative or too large (must stay below 2 GiB)", elements);
-      return TileRef<T, Layout>{nullptr, layout};
+      if (fail("tile: layout storage size negative or too large (must stay below 2 GiB)", elements))
+        return TileRef<T, Layout>{nullptr, layout};
     }
     const std::size_t storage = static_cast<std::size_t>(elements);
     const std::size_t minimum = larger(alignof(T), static_cast<std::size_t>(Layout::base_alignment));
@@ -185,7 +189,7 @@ class Arena {
   }
 
   // ---- what has been carved ----------------------------------------------------------------------
-  SMEMTILE_HOST_DEVICE constexpr bool is_counting() const { return base_ == nullptr; }
+  SMEMTILE_HOST_DEVICE constexpr bool is_counting() const { return mode_ == Mode::counting; }
   // Bytes used from the base, alignment gaps included.
   SMEMTILE_HOST_DEVICE constexpr std::size_t used() const { return used_; }
   // Bytes from the base to the end of the memory (counting: max_carve_bytes).
@@ -205,9 +209,15 @@ class Arena {
   }
 
  private:
-  SMEMTILE_HOST_DEVICE constexpr Arena(unsigned char* base, std::size_t capacity, std::size_t base_alignment,
-                                       std::size_t launch_offset)
-      : base_(base), capacity_(capacity), base_alignment_(base_alignment), launch_offset_(launch_offset) {}
+  // counting: no memory, only counts; checked: real memory, a failed request returns null (host
+  // code, Arena::over); trusted: real memory that the host's plan already checked (dynamic shared
+  // memory), checked on the device only in debug builds. A constant per arena, so that after
+  // inlining the modes not taken cost nothing.
+  enum class Mode { counting, checked, trusted };
+
+  SMEMTILE_HOST_DEVICE constexpr Arena(Mode mode, unsigned char* base, std::size_t capacity,
+                                       std::size_t base_alignment, std::size_t launch_offset)
+      : mode_(mode), base_(base), capacity_(capacity), base_alignment_(base_alignment), launch_offset_(launch_offset) {}
 
   SMEMTILE_HOST_DEVICE static constexpr std::size_t larger(std::size_t a, std::size_t b) { return a > b ? a : b; }
   // The largest power of two (<= 1024) dividing an address.
@@ -217,23 +227,30 @@ class Arena {
                                                                           : static_cast<std::size_t>(lowest_set_bit);
   }
 
-  // Records the first error; a real arena also fails the debug-mode check (the counting arena never
-  // traps: it reports through the plan, and the host turns that into an error message).
-  SMEMTILE_HOST_DEVICE constexpr void fail(const char* why, long long value) {
+  // An invalid request: records the first error; a real arena also fails the debug-mode check (the
+  // counting arena never traps: it reports through the plan, and the host turns that into an error
+  // message). Returns whether the request must be refused: always, except in a trusted arena, which
+  // goes on as the host's plan (checked before the launch) says it may.
+  SMEMTILE_HOST_DEVICE constexpr bool fail(const char* why, long long value) {
     if (error_ == nullptr) {
       error_ = why;
       error_value_ = value;
     }
     if (!is_counting()) SMEMTILE_CHECK(false, why, value, used_, capacity_, base_alignment_);
+    return mode_ != Mode::trusted;
   }
 
   static constexpr std::size_t no_region = ~std::size_t(0);
 
-  // The address of the region at `offset`: null when counting or when the carve failed. (No cast
-  // is evaluated when counting, so counting stays usable in constant expressions.)
+  // The address of the region at `offset`: null when counting or when a checked carve failed; a
+  // trusted arena never fails, so its pointer is never a choice between null and the region, which
+  // would make it a generic pointer (LD/ST) instead of a shared one (LDS/STS). (No cast is evaluated
+  // when counting, so counting stays usable in constant expressions.)
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr T* pointer_at(std::size_t offset) const {
-    return (is_counting() || offset == no_region) ? nullptr : reinterpret_cast<T*>(base_ + offset);
+    if (mode_ == Mode::counting) return nullptr;
+    if (mode_ == Mode::trusted) return reinterpret_cast<T*>(base_ + offset);
+    return offset == no_region ? nullptr : reinterpret_cast<T*>(base_ + offset);
   }
 
   // The one carve: checks the requested alignment, raises it to what the type needs (`minimum`),
@@ -241,19 +258,26 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr std::size_t take(std::size_t bytes, std::size_t requested_alignment,
                                                   std::size_t minimum_alignment) {
     if (!is_power_of_two(requested_alignment) || requested_alignment > max_carve_alignment) {
-      fail("carve alignment must be a power of two no larger than 1024 bytes",
-           static_cast<long long>(requested_alignment));
-      return no_region;
+      if (fail("carve alignment must be a power of two no larger than 1024 bytes",
+               static_cast<long long>(requested_alignment)))
+        return no_region;
     }
     const std::size_t alignment = larger(requested_alignment, minimum_alignment);
     if (is_counting()) {
       base_alignment_ = larger(base_alignment_, alignment);
     } else if (alignment > base_alignment_) {
-      fail("carve alignment exceeds the alignment of the arena's base", static_cast<long long>(alignment));
-      return no_region;
+      if (fail("carve alignment exceeds the alignment of the arena's base", static_cast<long long>(alignment)))
+        return no_region;
     }
     const CarvedRegion region = place_region(used_, bytes, alignment);
-    if (region.offset + region.bytes > capacity_) {
+    if (mode_ == Mode::trusted) {
+      // The host plan guaranteed the bytes; debug builds check that the launch really gave them.
+      SMEMTILE_CHECK(region.offset + region.bytes <= capacity_,
+                     "dynamic shared memory overflow: the carving needs more than the launch gave "
+                     "(values: requested bytes, available bytes, this region's offset, its size)",
+                     launch_offset_ + region.offset + region.bytes, launch_offset_ + capacity_,
+                     launch_offset_ + region.offset, region.bytes);
+    } else if (region.offset + region.bytes > capacity_) {
       if (is_counting()) {
         fail("carving exceeds the counting arena's capacity (2 GiB, more than any device's shared memory)",
              static_cast<long long>(region.offset + region.bytes));
@@ -278,6 +302,7 @@ class Arena {
     return region.offset;
   }
 
+  Mode mode_ = Mode::counting;
   unsigned char* base_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t base_alignment_ = 1;
@@ -318,7 +343,7 @@ SMEMTILE_DEVICE unsigned char* dynamic_shared_memory_start() {
 // the PTX special register %dynamic_smem_size.
 SMEMTILE_DEVICE unsigned dynamic_shared_memory_size() {
   unsigned bytes;
-  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));  // not volatile: unused, it costs nothing
   return bytes;
 }
 
@@ -328,10 +353,12 @@ SMEMTILE_DEVICE Arena Arena::dynamic_shared(std::size_t base_alignment) {
                  0, 0, 0);
   unsigned char* const start = detail::dynamic_shared_memory_start();
   const std::size_t size = dynamic_shared_memory_size();
+  if (base_alignment <= dynamic_shared_base_alignment)  // what CUDA guarantees: nothing to do at run time
+    return Arena(Mode::trusted, start, size, dynamic_shared_base_alignment, 0);
   // Alignment is measured on the shared-window address, the one bank and TMA rules are about.
   const std::size_t start_address = static_cast<std::size_t>(__cvta_generic_to_shared(start));
   const std::size_t shift = align_up(start_address, base_alignment) - start_address;
-  return Arena(start + shift, size > shift ? size - shift : 0, address_alignment(start_address + shift), shift);
+  return Arena(Mode::trusted, start + shift, size > shift ? size - shift : 0, base_alignment, shift);
 }
 
 // Runs a carving description on this launch's dynamic shared memory and returns what it returns.
