@@ -20,5 +20,10 @@
 #include "core/banks.cuh"               // bank model: bank_cost, traversal_cost, block_cost
 #include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, auto_pad
 #include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
+#include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), make_global_matrix, plane
+#include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect
+
+#include "block/thread_group.cuh"       // ThreadBlock, FixedThreadBlock<N>, Warp
+#include "block/copy.cuh"               // copy_global_to_tile, copy_tile_to_global
 
 #include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)

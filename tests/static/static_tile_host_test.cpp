@@ -22,7 +22,11 @@ constexpr bool is_raw_array_equivalent() {
   static_assert(sizeof(Tile) == static_cast<std::size_t>(Rows) * (Cols + Pad) * sizeof(T),
                 "a StaticTile is exactly its storage");
   static_assert(sizeof(Tile) == sizeof(T[Rows][Cols + Pad]), "the size of the seeds' raw array");
-  static_assert(alignof(Tile) == alignof(T), "aligned like its element, no more");
+  // Aligned like its element, or to 16 bytes when the storage is whole 16-byte vectors (copies move
+  // those with 16-byte accesses); sizeof is the storage either way.
+  constexpr std::size_t storage_bytes = static_cast<std::size_t>(Rows) * (Cols + Pad) * sizeof(T);
+  static_assert(alignof(Tile) == (storage_bytes % 16 == 0 && alignof(T) < 16 ? 16 : alignof(T)),
+                "aligned like its element, or to 16 bytes for whole vectors");
   static_assert(std::is_trivially_default_constructible<Tile>::value, "declarable __shared__");
   static_assert(std::is_trivially_copyable<Tile>::value, "no hidden state");
   static_assert(std::is_standard_layout<Tile>::value, "storage first, nothing else");

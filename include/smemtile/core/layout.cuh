@@ -201,6 +201,17 @@ SMEMTILE_HOST_DEVICE constexpr bool layout_contains(const WindowLayout<Inner>& l
   return layout.contains(row, col);
 }
 
+/// How far outside [0, rows) x [0, cols) `layout` may be indexed: (0, 0) but for a WindowLayout.
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr Coord layout_reach(const Layout&) {
+  return Coord{0, 0};
+}
+/// The WindowLayout overload: its reach (the halo).
+template <class Inner>
+SMEMTILE_HOST_DEVICE constexpr Coord layout_reach(const WindowLayout<Inner>& layout) {
+  return layout.reach;
+}
+
 /// Why a window of `rows` x `cols` at `origin` widened by `reach` does not fit inside `inner`, or
 /// nullptr when it does.
 template <class Inner>

@@ -23,6 +23,12 @@ inline constexpr unsigned long long max_static_shared_bytes = 48u * 1024u;
 
 namespace detail {
 constexpr unsigned long long max_align(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+// A tile whose storage is a whole number of 16-byte vectors is aligned to 16 bytes, so that copies
+// can move it with 16-byte accesses; sizeof stays exactly the storage either way.
+constexpr unsigned long long tile_alignment(unsigned long long elem_align, unsigned long long layout_align,
+                                            unsigned long long storage_bytes) {
+  return max_align(max_align(elem_align, layout_align), storage_bytes % 16 == 0 ? 16 : 1);
+}
 }  // namespace detail
 
 /// A tile whose shape and layout are part of its type. Layout: any layout with is_static (see
@@ -41,7 +47,8 @@ struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
   using layout_type = Layout;  ///< the layout
 
   /// The elements (public so that the tile stays an aggregate; use the accessors).
-  alignas(detail::max_align(alignof(T), Layout::base_alignment)) T storage_[Layout::storage_size()];
+  alignas(detail::tile_alignment(alignof(T), Layout::base_alignment, sizeof(T) * Layout::storage_size()))
+  T storage_[Layout::storage_size()];
 
   /// The first element of the storage.
   SMEMTILE_HOST_DEVICE T* data() { return storage_; }

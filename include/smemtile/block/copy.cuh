@@ -1,0 +1,353 @@
+// smemtile/block/copy.cuh: cooperative copies between global memory and a tile.
+//
+//   __shared__ smemtile::StaticTile<float, 32, 64> tile;
+//   auto in = smemtile::make_global_matrix(d_in, rows, cols);
+//   const smemtile::Coord origin{int(blockIdx.y) * 32, int(blockIdx.x) * 64};
+//   smemtile::copy_global_to_tile(in, origin, tile);   // tile(r, c) = in(origin + (r, c)), 0 outside
+//   __syncthreads();                                   // copies never synchronize: the caller does
+//   ... compute on the tile ...
+//   __syncthreads();
+//   smemtile::copy_tile_to_global(tile, out, origin);  // elements outside `out` are not written
+//
+// Every thread of the group (the whole block by default; see thread_group.cuh) calls the copy with
+// the same arguments. The tile may sit anywhere over the global array, partly or wholly outside it:
+// elements outside are never read or written; when loading, the tile gets what the boundary policy
+// says (boundary.cuh: zero, a constant, or clamp / periodic / reflect, which read the element they
+// stand for). A halo view (tile.interior(halo)) is filled halo included, its interior's (0, 0) at
+// `origin`; storing one writes its interior.
+//
+// How the work is shared: the region is cut into units of one vector (16, 8, 4, 2 or 1 bytes; one
+// element at least); consecutive ranks take consecutive units of a row, so global accesses are
+// coalesced and shared ones walk the tile's rows. The widest vector is used whose alignment the
+// addresses allow (global base, pitch, origin, and the tile's rows), narrower ones otherwise, one
+// element at a time for a region that reaches outside the array. For tiles whose layout is known
+// at compile time, a static_assert proves with the bank model (banks.cuh) that every width the copy
+// may use is free of bank conflicts on the shared side.
+#pragma once
+
+#include <cuda/std/mdspan>  // cuda::std::mdspan
+#include <type_traits>      // std::remove_const_t, std::is_trivially_copyable
+
+#include "../config.cuh"         // SMEMTILE_DEVICE, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
+#include "../core/banks.cuh"     // bank_cost, WarpAccess
+#include "../core/boundary.cuh"  // boundary::Zero and the other policies
+#include "../core/coord.cuh"     // Coord, row_major_coord
+#include "../core/layout.cuh"    // layout_reach
+#include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
+#include "../core/tile_ref.cuh"  // TileRef, tile_ref
+#include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
+
+namespace smemtile {
+
+// ---- compile-time facts about a copy (host-testable) --------------------------------------------
+
+/// Whether a copy into or out of a tile with `layout` may move `vector_bytes` at a time on the
+/// shared side, as far as the layout alone decides (the tile's address is checked at run time).
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr bool layout_allows_vector(const Layout& layout, int elem_bytes, int vector_bytes) {
+  if (vector_bytes == elem_bytes) return true;
+  if constexpr (!Layout::rows_contiguous) {
+    return false;
+  } else {
+    if (vector_bytes < elem_bytes || vector_bytes % elem_bytes != 0) return false;
+    const Coord reach = layout_reach(layout);
+    const int region_cols = layout.cols() + 2 * reach.col;
+    return (layout.row_stride() * elem_bytes) % vector_bytes == 0 && (region_cols * elem_bytes) % vector_bytes == 0;
+  }
+}
+
+/// The shared-side access of warp `warp` of a copy of `layout` in units of `vector_bytes`: lane t
+/// takes unit 32 * warp + t of a row-major walk over the copied region (halo included).
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr WarpAccess copy_warp_access(const Layout& layout, int elem_bytes, int vector_bytes,
+                                                           int warp, AccessOp op) {
+  WarpAccess access{{}, 0u, vector_bytes, op};
+  const Coord reach = layout_reach(layout);
+  const int rows = layout.rows() + 2 * reach.row;
+  const int units_per_row = (layout.cols() + 2 * reach.col) * elem_bytes / vector_bytes;
+  const int elems_per_unit = vector_bytes / elem_bytes;
+  for (int lane = 0; lane < warp_lanes; ++lane) {
+    const int unit = warp * warp_lanes + lane;
+    if (unit >= rows * units_per_row) break;
+    const Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(units_per_row));
+    const int offset = layout.offset(at.row - reach.row, at.col * elems_per_unit - reach.col);
+    access.byte_address[lane] = static_cast<unsigned>(offset) * static_cast<unsigned>(elem_bytes);
+    access.active_mask |= 1u << lane;
+  }
+  return access;
+}
+
+/// The bank cost of every shared-side request of such a copy (all warps; a group whose size is a
+/// multiple of 32 issues exactly these requests, in some order).
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr BankCost copy_bank_cost(const Layout& layout, int elem_bytes, int vector_bytes,
+                                                       AccessOp op = AccessOp::store) {
+  const Coord reach = layout_reach(layout);
+  const int units = (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * elem_bytes / vector_bytes);
+  BankCost total{0, 0, 0, 0};
+  for (int warp = 0; warp * warp_lanes < units; ++warp)
+    total = total + bank_cost(copy_warp_access(layout, elem_bytes, vector_bytes, warp, op));
+  return total;
+}
+
+/// Whether every width a copy of `layout` may use (16 bytes down to one element, where the layout
+/// allows it) is conflict-free. Stores are counted: a copy's lanes never share an address, so its
+/// loads cost the same.
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr bool copy_conflict_free(const Layout& layout, int elem_bytes) {
+  for (int bytes = 16; bytes >= elem_bytes; bytes /= 2) {
+    if (!layout_allows_vector(layout, elem_bytes, bytes)) continue;
+    if (copy_bank_cost(layout, elem_bytes, bytes, AccessOp::store).conflicts != 0) return false;
+  }
+  return true;
+}
+
+#if defined(__CUDACC__)
+
+namespace detail {
+
+// A trivially copyable block of Bytes bytes, loaded and stored as one access.
+template <int Bytes> struct VectorOf;
+template <> struct VectorOf<16> { using type = uint4; };
+template <> struct VectorOf<8> { using type = uint2; };
+template <> struct VectorOf<4> { using type = unsigned; };
+template <> struct VectorOf<2> { using type = unsigned short; };
+template <> struct VectorOf<1> { using type = unsigned char; };
+
+template <class Layout>
+struct LayoutIsStatic {
+  static constexpr bool value = Layout::is_static;
+};
+
+// The region a copy moves, in tile coordinates: [first.row, first.row + rows) x [first.col, ...).
+struct CopyRegion {
+  Coord first;
+  int rows;
+  int cols;
+};
+
+// Whether the element type T's region of `global` starting at `at` (rows x cols) lies inside.
+template <class Global>
+SMEMTILE_DEVICE bool region_inside(const Global& global, Coord at, int rows, int cols) {
+  return at.row >= 0 && at.col >= 0 && at.row + rows <= static_cast<int>(global.extent(0)) &&
+         at.col + cols <= static_cast<int>(global.extent(1));
+}
+
+// Element pointer of (row, col) of a rank-2 mdspan, with 64-bit offset arithmetic.
+template <class Global>
+SMEMTILE_DEVICE auto global_pointer(const Global& global, int row, int col) {
+  return global.data_handle() + static_cast<long long>(row) * global.stride(0) +
+         static_cast<long long>(col) * global.stride(1);
+}
+
+template <class T>
+SMEMTILE_DEVICE unsigned shared_address(const T* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// Whether Bytes-wide units fit the addresses: global start, pitch, unit stride 1, and the tile's
+// first element and row stride (the layout's part was checked at compile time or is checked here).
+template <int Bytes, class T, class Global, class Layout>
+SMEMTILE_DEVICE bool vector_fits(const Global& global, Coord global_first, const T* tile_data, const Layout& layout,
+                                 CopyRegion region) {
+  if (Bytes == static_cast<int>(sizeof(T))) return true;
+  if (!layout_allows_vector(layout, static_cast<int>(sizeof(T)), Bytes)) return false;
+  const auto* g = global_pointer(global, global_first.row, global_first.col);
+  const unsigned tile_first = shared_address(tile_data + layout.offset(region.first.row, region.first.col));
+  return global.stride(1) == 1 && (static_cast<long long>(global.stride(0)) * sizeof(T)) % Bytes == 0 &&
+         reinterpret_cast<unsigned long long>(g) % Bytes == 0 && tile_first % Bytes == 0;
+}
+
+// Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
+// ToTile: global -> tile, else tile -> global.
+template <bool ToTile, int Bytes, class Group, class T, class Layout, class Global>
+SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
+                                Group group) {
+  using Vector = typename VectorOf<Bytes>::type;
+  using Element = std::remove_const_t<T>;
+  constexpr int per_unit = Bytes / static_cast<int>(sizeof(Element));
+  const int units_per_row = region.cols / per_unit;
+  const int units = region.rows * units_per_row;
+  const auto unit_at = [&](int unit) {
+    Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(units_per_row));
+    at.col *= per_unit;
+    return at;
+  };
+  const auto global_unit = [&](Coord at) {
+    return global_pointer(global, global_first.row + at.row, global_first.col + at.col);
+  };
+  const auto tile_unit = [&](Coord at) {
+    return tile.data() + tile.layout().offset(region.first.row + at.row, region.first.col + at.col);
+  };
+  constexpr bool all_static = LayoutIsStatic<Layout>::value && Group::static_size > 0;
+  if constexpr (all_static) {
+    // Compile-time count per thread: issue every load before the first store.
+    constexpr Layout layout{};
+    constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
+    constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
+    Vector held[per_thread];
+    const int rank = static_cast<int>(group.rank());
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int unit = rank + i * Group::static_size;
+      if (static_units % Group::static_size == 0 || unit < static_units) {
+        const Coord at = unit_at(unit);
+        if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
+        else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int unit = rank + i * Group::static_size;
+      if (static_units % Group::static_size == 0 || unit < static_units) {
+        const Coord at = unit_at(unit);
+        if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
+        else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = held[i];
+      }
+    }
+  } else {
+    const int step = static_cast<int>(group.size());
+#pragma unroll 4
+    for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
+      const Coord at = unit_at(unit);
+      if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = *reinterpret_cast<const Vector*>(global_unit(at));
+      else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = *reinterpret_cast<const Vector*>(tile_unit(at));
+    }
+  }
+}
+
+// Tries Bytes-wide units, then narrower ones down to one element.
+template <bool ToTile, int Bytes, class Group, class T, class Layout, class Global>
+SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
+                                 Group group) {
+  constexpr int elem = static_cast<int>(sizeof(std::remove_const_t<T>));
+  if constexpr (Bytes > elem) {
+    if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
+      copy_units<ToTile, Bytes>(global, global_first, tile, region, group);
+    } else {
+      copy_inside<ToTile, Bytes / 2>(global, global_first, tile, region, group);
+    }
+  } else {
+    copy_units<ToTile, elem>(global, global_first, tile, region, group);
+  }
+}
+
+// One element at a time, each checked against the array (a region reaching outside it).
+template <bool ToTile, class Group, class T, class Layout, class Global, class Boundary>
+SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_first, TileRef<T, Layout> tile,
+                                           CopyRegion region, const Boundary& boundary, Group group) {
+  using Element = std::remove_const_t<T>;
+  const int rows = static_cast<int>(global.extent(0));
+  const int cols = static_cast<int>(global.extent(1));
+  const int count = region.rows * region.cols;
+  const int step = static_cast<int>(group.size());
+  for (int k = static_cast<int>(group.rank()); k < count; k += step) {
+    const Coord at = row_major_coord(static_cast<unsigned>(k), static_cast<unsigned>(region.cols));
+    Coord g = global_first + at;
+    Element* shared = const_cast<Element*>(tile.data() + tile.layout().offset(region.first.row + at.row,
+                                                                             region.first.col + at.col));
+    const bool inside = g.row >= 0 && g.row < rows && g.col >= 0 && g.col < cols;
+    if constexpr (ToTile) {
+      if constexpr (Boundary::maps_index) {
+        g = Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
+        *shared = *global_pointer(global, g.row, g.col);
+      } else {
+        *shared = inside ? static_cast<Element>(*global_pointer(global, g.row, g.col))
+                         : boundary.template value<Element>();
+      }
+    } else {
+      if (inside) *const_cast<Element*>(global_pointer(global, g.row, g.col)) = *shared;
+    }
+  }
+}
+
+template <class Global>
+SMEMTILE_DEVICE void check_global_view(const Global& global) {
+  static_assert(Global::rank() == 2, "smemtile copies take a rank-2 mdspan here (use plane() for a volume)");
+  SMEMTILE_CHECK(global.data_handle() != nullptr || global.extent(0) == 0 || global.extent(1) == 0,
+                 "smemtile copy: the global array's pointer is null (values: rows, cols)", global.extent(0),
+                 global.extent(1), 0, 0);
+}
+
+// The one copy: global region at origin - reach <-> the tile's region (halo included when loading).
+template <bool ToTile, class Group, class T, class Layout, class Global, class Boundary>
+SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout> tile, const Boundary& boundary,
+                          Group group) {
+  using Element = std::remove_const_t<T>;
+  static_assert(std::is_trivially_copyable<Element>::value, "smemtile copies move trivially copyable elements");
+  static_assert(sizeof(Element) == 1 || sizeof(Element) == 2 || sizeof(Element) == 4 || sizeof(Element) == 8 ||
+                    sizeof(Element) == 16,
+                "smemtile copies move elements of 1, 2, 4, 8 or 16 bytes");
+  static_assert(std::is_same<Element, std::remove_const_t<typename Global::element_type>>::value,
+                "smemtile copy: the tile's and the global array's element types differ");
+  static_assert(!ToTile || !std::is_const<T>::value, "smemtile copy_global_to_tile: the tile is read-only (const)");
+  static_assert(ToTile || !std::is_const<typename Global::element_type>::value,
+                "smemtile copy_tile_to_global: the global array is read-only (const)");
+  if constexpr (Layout::is_static) {
+    static_assert(copy_conflict_free(Layout{}, static_cast<int>(sizeof(Element))),
+                  "smemtile copy: with this tile layout the copy's shared-memory accesses would have bank "
+                  "conflicts (a warp's units wrap onto banks already used); pad the rows differently, use an "
+                  "AutoPaddedTile or a SwizzledTile");
+  }
+  check_global_view(global);
+  const Coord reach = ToTile ? layout_reach(tile.layout()) : Coord{0, 0};
+  const CopyRegion region{Coord{0, 0} - reach, tile.rows() + 2 * reach.row, tile.cols() + 2 * reach.col};
+  const Coord global_first = origin - reach;
+  if (region_inside(global, global_first, region.rows, region.cols)) {
+    copy_inside<ToTile, 16>(global, global_first, tile, region, group);
+  } else {
+    copy_elements_checked<ToTile>(global, global_first, tile, region, boundary, group);
+  }
+}
+
+// A rank-1 mdspan seen as a 1 x n matrix (layout_stride), so that 1D copies share the 2D code.
+template <class T, class Extents, class Layout, class Accessor>
+SMEMTILE_DEVICE auto as_matrix(const cuda::std::mdspan<T, Extents, Layout, Accessor>& vector) {
+  using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
+  const int n = static_cast<int>(vector.extent(0));
+  const int stride = static_cast<int>(vector.stride(0));
+  return cuda::std::mdspan<T, cuda::std::dextents<int, 2>, cuda::std::layout_stride>(
+      vector.data_handle(), Mapping(cuda::std::dextents<int, 2>(1, n), cuda::std::array<int, 2>{n * stride, stride}));
+}
+
+}  // namespace detail
+
+/// Loads the tile from `global` (a rank-2 mdspan, or rank 1 for a 1D tile): tile(r, c) =
+/// global(origin.row + r, origin.col + c), and what `boundary` says where that lies outside the
+/// array. A halo view is filled halo included. Every thread of `group` calls it with the same
+/// arguments. Does not synchronize: call group.sync() (__syncthreads()) before reading the tile.
+template <class Global, class Tile, class Boundary = boundary::Zero, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_global_to_tile(const Global& global, Coord origin, Tile&& tile, Boundary boundary = {},
+                                         Group group = {}) {
+  detail::copy<true>(global, origin, tile_ref(tile), boundary, group);
+}
+
+/// The 1D form: tile(i) = global(origin + i) for a 1D tile (or its halo view) and a rank-1 mdspan.
+template <class T, class Extents, class Layout, class Accessor, class Tile, class Boundary = boundary::Zero,
+          class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_global_to_tile(const cuda::std::mdspan<T, Extents, Layout, Accessor>& global, int origin,
+                                         Tile&& tile, Boundary boundary = {}, Group group = {}) {
+  static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
+  detail::copy<true>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary, group);
+}
+
+/// Stores the tile into `global`: global(origin.row + r, origin.col + c) = tile(r, c) for every
+/// element of the tile (a halo view's interior) that lies inside the array; nothing else is written.
+/// Every thread of `group` calls it with the same arguments. Does not synchronize: the tile must be
+/// complete (group.sync() after the last write to it) before the call.
+template <class Tile, class Global, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const Global& global, Coord origin, Group group = {}) {
+  detail::copy<false>(global, origin, tile_ref(tile), boundary::Zero{}, group);
+}
+
+/// The 1D form: global(origin + i) = tile(i).
+template <class Tile, class T, class Extents, class Layout, class Accessor, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const cuda::std::mdspan<T, Extents, Layout, Accessor>& global,
+                                         int origin, Group group = {}) {
+  static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
+  detail::copy<false>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary::Zero{}, group);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile
