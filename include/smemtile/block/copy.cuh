@@ -158,9 +158,19 @@ SMEMTILE_DEVICE bool vector_fits(const Global& global, Coord global_first, const
          reinterpret_cast<unsigned long long>(g) % Bytes == 0 && tile_first % Bytes == 0;
 }
 
+// How a load moves its units into the tile. SyncMove: ordinary loads and stores (copy_global_to_tile).
+// A mover for which asynchronous<Bytes> is true starts Bytes-wide unit copies with
+// start<Bytes>(shared dst, global src) and zero-fills with start_zero<Bytes>(dst, any valid global
+// address); the other widths (and every store to global memory) take the synchronous code.
+// AsyncMove (async_copy.cuh) is the cp.async mover.
+struct SyncMove {
+  template <int Bytes>
+  static constexpr bool asynchronous = false;
+};
+
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
 // ToTile: global -> tile, else tile -> global.
-template <bool ToTile, int Bytes, class Group, class T, class Layout, class Global>
+template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {
   using Vector = typename VectorOf<Bytes>::type;
@@ -180,7 +190,30 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     return tile.data() + tile.layout().offset(region.first.row + at.row, region.first.col + at.col);
   };
   constexpr bool all_static = LayoutIsStatic<Layout>::value && Group::static_size > 0;
-  if constexpr (all_static) {
+  if constexpr (ToTile && Mover::template asynchronous<Bytes>) {
+    // Asynchronous: each unit is one copy started by this thread; nothing is held in registers.
+    if constexpr (all_static) {
+      constexpr Layout layout{};
+      constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
+      constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
+      const int rank = static_cast<int>(group.rank());
+#pragma unroll
+      for (int i = 0; i < per_thread; ++i) {
+        const int unit = rank + i * Group::static_size;
+        if (static_units % Group::static_size == 0 || unit < static_units) {
+          const Coord at = unit_at(unit);
+          Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
+        }
+      }
+    } else {
+      const int step = static_cast<int>(group.size());
+#pragma unroll 4
+      for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
+        const Coord at = unit_at(unit);
+        Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
+      }
+    }
+  } else if constexpr (all_static) {
     // Compile-time count per thread: issue every load before the first store.
     constexpr Layout layout{};
     constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
@@ -217,23 +250,23 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
 }
 
 // Tries Bytes-wide units, then narrower ones down to one element.
-template <bool ToTile, int Bytes, class Group, class T, class Layout, class Global>
+template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                  Group group) {
   constexpr int elem = static_cast<int>(sizeof(std::remove_const_t<T>));
   if constexpr (Bytes > elem) {
     if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
-      copy_units<ToTile, Bytes>(global, global_first, tile, region, group);
+      copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
     } else {
-      copy_inside<ToTile, Bytes / 2>(global, global_first, tile, region, group);
+      copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
     }
   } else {
-    copy_units<ToTile, elem>(global, global_first, tile, region, group);
+    copy_units<ToTile, elem, Mover>(global, global_first, tile, region, group);
   }
 }
 
 // One element at a time, each checked against the array (a region reaching outside it).
-template <bool ToTile, class Group, class T, class Layout, class Global, class Boundary>
+template <bool ToTile, class Mover, class Group, class T, class Layout, class Global, class Boundary>
 SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_first, TileRef<T, Layout> tile,
                                            CopyRegion region, const Boundary& boundary, Group group) {
   using Element = std::remove_const_t<T>;
@@ -247,7 +280,22 @@ SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_fi
     Element* shared = const_cast<Element*>(tile.data() + tile.layout().offset(region.first.row + at.row,
                                                                              region.first.col + at.col));
     const bool inside = g.row >= 0 && g.row < rows && g.col >= 0 && g.col < cols;
-    if constexpr (ToTile) {
+    if constexpr (ToTile && Mover::template asynchronous<static_cast<int>(sizeof(Element))>) {
+      constexpr int elem = static_cast<int>(sizeof(Element));
+      if constexpr (Boundary::maps_index) {
+        // The element it stands for, copied asynchronously like any other.
+        g = Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
+        Mover::template start<elem>(shared, global_pointer(global, g.row, g.col));
+      } else if (inside) {
+        Mover::template start<elem>(shared, global_pointer(global, g.row, g.col));
+      } else if (Boundary::is_zero && rows > 0 && cols > 0) {
+        // Hardware zero fill: reads nothing; the source named is the nearest element (a valid address).
+        Mover::template start_zero<elem>(
+            shared, global_pointer(global, boundary::Clamp::map_index(g.row, rows), boundary::Clamp::map_index(g.col, cols)));
+      } else {
+        *shared = boundary.template value<Element>();
+      }
+    } else if constexpr (ToTile) {
       if constexpr (Boundary::maps_index) {
         g = Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
         *shared = *global_pointer(global, g.row, g.col);
@@ -270,7 +318,7 @@ SMEMTILE_DEVICE void check_global_view(const Global& global) {
 }
 
 // The one copy: global region at origin - reach <-> the tile's region (halo included when loading).
-template <bool ToTile, class Group, class T, class Layout, class Global, class Boundary>
+template <bool ToTile, class Mover = SyncMove, class Group, class T, class Layout, class Global, class Boundary>
 SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout> tile, const Boundary& boundary,
                           Group group) {
   using Element = std::remove_const_t<T>;
@@ -294,9 +342,9 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
   const CopyRegion region{Coord{0, 0} - reach, tile.rows() + 2 * reach.row, tile.cols() + 2 * reach.col};
   const Coord global_first = origin - reach;
   if (region_inside(global, global_first, region.rows, region.cols)) {
-    copy_inside<ToTile, 16>(global, global_first, tile, region, group);
+    copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
   } else {
-    copy_elements_checked<ToTile>(global, global_first, tile, region, boundary, group);
+    copy_elements_checked<ToTile, Mover>(global, global_first, tile, region, boundary, group);
   }
 }
 
