@@ -1,9 +1,13 @@
 # Zero-overhead check: compiles SOURCE (a .cu holding pairs of kernels named lib_<x> and raw_<x>)
-# and fails unless every lib_<x> compiles to no more instructions than its hand-written raw_<x>.
-# Counts SASS instructions (cuobjdump -sass) where CUOBJDUMP is given and found, PTX otherwise.
+# and fails unless every lib_<x> compiles to no more instructions than its hand-written raw_<x>
+# (plus TOLERANCE, default 0), to no more generic memory instructions (LD/ST: a pointer the
+# compiler could not place in the shared window) and to the same number of shared-memory ones
+# (LDS/STS and kin). Counts SASS (cuobjdump -sass) where CUOBJDUMP is given and found, PTX
+# otherwise; with REQUIRE_SASS=ON a missing cuobjdump is an error.
 #
 #   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DWORK_DIR=<dir> -DARCH=<90>
-#         [-DINCLUDE_DIRS=<dir;dir>] [-DCUOBJDUMP=<path>] -P compare_kernel_sizes.cmake
+#         [-DINCLUDE_DIRS=<dir;dir>] [-DCUOBJDUMP=<path>] [-DTOLERANCE=<n>] [-DREQUIRE_SASS=ON]
+#         -P compare_kernel_sizes.cmake
 foreach(required NVCC SOURCE WORK_DIR ARCH)
   if(NOT DEFINED ${required})
     message(FATAL_ERROR "compare_kernel_sizes.cmake: ${required} is not set")
@@ -16,9 +20,15 @@ foreach(dir IN LISTS INCLUDE_DIRS)
   list(APPEND flags "-I${dir}")
 endforeach()
 
+if(NOT DEFINED TOLERANCE)
+  set(TOLERANCE 0)
+endif()
 set(use_sass FALSE)
 if(CUOBJDUMP AND EXISTS "${CUOBJDUMP}")
   set(use_sass TRUE)
+elseif(REQUIRE_SASS)
+  message(FATAL_ERROR "REQUIRE_SASS is set but cuobjdump was not found (CUOBJDUMP='${CUOBJDUMP}'); "
+                      "pip install nvidia-cuda-cuobjdump provides it")
 endif()
 
 if(use_sass)
@@ -35,6 +45,10 @@ if(use_sass)
   set(function_regex "Function : ([A-Za-z0-9_]+)")
   set(instruction_regex "^[ \t]*/\\*[0-9a-f]+\\*/[ \t]+[A-Z@]")
   set(ignored_regex "NOP")
+  # The opcode after the address and an optional predicate: LD.E / ST.E.64 (generic), LDS, STS,
+  # LDSM, STSM, ATOMS (shared).
+  set(generic_regex "\\*/[ \t]+(@!?U?P[T0-9]+[ \t]+)?(LD|ST)(\\.[A-Z0-9.]+)?[ \t]")
+  set(shared_regex "\\*/[ \t]+(@!?U?P[T0-9]+[ \t]+)?(LDS|STS|LDSM|STSM|ATOMS)(\\.[A-Z0-9.]+)?[ \t]")
 else()
   set(binary "${WORK_DIR}/kernels.ptx")
   execute_process(COMMAND "${NVCC}" ${flags} -ptx "${SOURCE}" -o "${binary}" RESULT_VARIABLE rc)
@@ -46,6 +60,9 @@ else()
   set(function_regex "\\.entry ([A-Za-z0-9_]+)")
   set(instruction_regex "^[ \t]+[a-z@][a-z0-9_.]*[ \t;]")
   set(ignored_regex "^$")
+  # ld/st with no state space are generic; .shared ones shared.
+  set(generic_regex "^[ \t]+(@%p[0-9]+[ \t]+)?(ld|st)(\\.(volatile|relaxed|weak|v2|v4|[busf](8|16|32|64)|L1::[a-z_]+))*[ \t]")
+  set(shared_regex "^[ \t]+(@%p[0-9]+[ \t]+)?(ld|st|atom)\\.shared")
 endif()
 
 # Walk the listing: a function header starts a new count; instruction lines add to it.
@@ -58,8 +75,15 @@ foreach(line IN LISTS lines)
     set(current "${CMAKE_MATCH_1}")
     list(APPEND functions "${current}")
     set(count_${current} 0)
+    set(generic_${current} 0)
+    set(shared_${current} 0)
   elseif(current AND line MATCHES "${instruction_regex}" AND NOT line MATCHES "${ignored_regex}")
     math(EXPR count_${current} "${count_${current}} + 1")
+    if(line MATCHES "${generic_regex}")
+      math(EXPR generic_${current} "${generic_${current}} + 1")
+    elseif(line MATCHES "${shared_regex}")
+      math(EXPR shared_${current} "${shared_${current}} + 1")
+    endif()
   endif()
 endforeach()
 
@@ -75,11 +99,22 @@ foreach(function IN LISTS functions)
     endif()
     math(EXPR pairs "${pairs} + 1")
     set(verdict "ok")
-    if(count_${function} GREATER count_${twin})
+    math(EXPR allowed "${count_${twin}} + ${TOLERANCE}")
+    if(count_${function} GREATER allowed)
       set(verdict "LARGER")
       list(APPEND failures "${stripped}: ${count_${function}} ${kind} instructions vs ${count_${twin}} raw")
     endif()
-    message(STATUS "${stripped}: library ${count_${function}}, raw ${count_${twin}} ${kind} instructions: ${verdict}")
+    if(generic_${function} GREATER generic_${twin})
+      set(verdict "GENERIC")
+      list(APPEND failures "${stripped}: ${generic_${function}} generic LD/ST vs ${generic_${twin}} raw")
+    endif()
+    if(NOT shared_${function} EQUAL shared_${twin})
+      set(verdict "SHARED")
+      list(APPEND failures "${stripped}: ${shared_${function}} shared-memory instructions vs ${shared_${twin}} raw")
+    endif()
+    message(STATUS "${stripped}: library ${count_${function}}, raw ${count_${twin}} ${kind} instructions; "
+                   "generic LD/ST ${generic_${function}} vs ${generic_${twin}}, shared ${shared_${function}} vs "
+                   "${shared_${twin}}: ${verdict}")
   endif()
 endforeach()
 
@@ -90,4 +125,4 @@ if(failures)
   string(REPLACE ";" "\n  " failures "${failures}")
   message(FATAL_ERROR "library kernels larger than their raw twins:\n  ${failures}")
 endif()
-message(STATUS "zero overhead: ${pairs} kernel pairs compared by ${kind} instruction count, none larger")
+message(STATUS "zero overhead: ${pairs} kernel pairs compared by ${kind} instruction count (tolerance ${TOLERANCE}), none larger, no extra generic LD/ST")

@@ -134,11 +134,12 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr T* array(std::size_t count, std::size_t alignment = alignof(T)) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved arrays are not constructed; the element type must be trivially copyable");
+    note_alignment(alignment, alignof(T));
     if (count > max_carve_bytes / sizeof(T)) {
       if (fail("array: element count too large (count * sizeof(T) must stay below 2 GiB)", static_cast<long long>(count)))
         return nullptr;
     }
-    return pointer_at<T>(take(count * sizeof(T), alignment, alignof(T)));
+    return pointer_at<T>(take(bytes_of<T>(count), alignment, alignof(T), sizeof(T)));
   }
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* array(std::size_t count, AlignTo<Align>) {
@@ -151,7 +152,7 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr T* object(std::size_t alignment = alignof(T)) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved objects are not constructed; the type must be trivially copyable");
-    return pointer_at<T>(take(sizeof(T), alignment, alignof(T)));
+    return pointer_at<T>(take(bytes_of<T>(1), alignment, alignof(T), sizeof(T)));
   }
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* object(AlignTo<Align>) {
@@ -162,6 +163,7 @@ class Arena {
   // max(alignment, alignof(T)).
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad = 0, std::size_t alignment = 1) {
+    note_alignment(alignment, alignof(T));
     if (const char* why = tile_shape_error(rows, cols, pad)) {
       if (fail(why, rows < 1 ? rows : cols < 1 ? cols : pad < 0 ? pad : static_cast<long long>(rows) * (cols + pad)))
         return RuntimeTile<T>{nullptr, RuntimePaddedLayout{rows, cols, pad}};
@@ -178,6 +180,7 @@ class Arena {
   SMEMTILE_HOST_DEVICE constexpr TileRef<T, Layout> tile(const Layout& layout, std::size_t alignment = 1) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved tiles are not constructed; the element type must be trivially copyable");
+    note_alignment(alignment, larger(alignof(T), static_cast<std::size_t>(Layout::base_alignment)));
     const long long elements = layout.storage_size();
     if (elements < 0 || static_cast<unsigned long long>(elements) > max_carve_bytes / sizeof(T)) {
       if (fail("tile: layout storage size negative or too large (must stay below 2 GiB)", elements))
@@ -185,7 +188,7 @@ class Arena {
     }
     const std::size_t storage = static_cast<std::size_t>(elements);
     const std::size_t minimum = larger(alignof(T), static_cast<std::size_t>(Layout::base_alignment));
-    return TileRef<T, Layout>{pointer_at<T>(take(storage * sizeof(T), alignment, minimum)), layout};
+    return TileRef<T, Layout>{pointer_at<T>(take(bytes_of<T>(storage), alignment, minimum, sizeof(T))), layout};
   }
 
   // ---- what has been carved ----------------------------------------------------------------------
@@ -240,6 +243,22 @@ class Arena {
     return mode_ != Mode::trusted;
   }
 
+  // count elements of T in bytes. A trusted arena (the device's) computes in 32 bits, as
+  // hand-written kernels do: the host plan proved every offset fits (max_carve_bytes is 2^31).
+  template <class T>
+  SMEMTILE_HOST_DEVICE constexpr std::size_t bytes_of(std::size_t count) const {
+    if (mode_ == Mode::trusted) return static_cast<unsigned>(count) * static_cast<unsigned>(sizeof(T));
+    return count * sizeof(T);
+  }
+
+  // A counting arena records every region's alignment first, whether or not the request turns out
+  // valid: the base alignment then depends only on the (usually compile-time) alignments, never on
+  // run-time sizes, so the device's counting pass folds to a constant.
+  SMEMTILE_HOST_DEVICE constexpr void note_alignment(std::size_t requested, std::size_t minimum) {
+    if (mode_ == Mode::counting && is_power_of_two(requested) && requested <= max_carve_alignment)
+      base_alignment_ = larger(base_alignment_, larger(requested, minimum));
+  }
+
   static constexpr std::size_t no_region = ~std::size_t(0);
 
   // The address of the region at `offset`: null when counting or when a checked carve failed; a
@@ -256,7 +275,7 @@ class Arena {
   // The one carve: checks the requested alignment, raises it to what the type needs (`minimum`),
   // places the region with place_region and returns its offset from the base (no_region on error).
   SMEMTILE_HOST_DEVICE constexpr std::size_t take(std::size_t bytes, std::size_t requested_alignment,
-                                                  std::size_t minimum_alignment) {
+                                                  std::size_t minimum_alignment, std::size_t element_bytes) {
     if (!is_power_of_two(requested_alignment) || requested_alignment > max_carve_alignment) {
       if (fail("carve alignment must be a power of two no larger than 1024 bytes",
                static_cast<long long>(requested_alignment)))
@@ -269,15 +288,27 @@ class Arena {
       if (fail("carve alignment exceeds the alignment of the arena's base", static_cast<long long>(alignment)))
         return no_region;
     }
-    const CarvedRegion region = place_region(used_, bytes, alignment);
     if (mode_ == Mode::trusted) {
-      // The host plan guaranteed the bytes; debug builds check that the launch really gave them.
-      SMEMTILE_CHECK(region.offset + region.bytes <= capacity_,
+      // 32-bit arithmetic (see bytes_of); the same placement as place_region.
+      // used_ is known to be a multiple of used_alignment_ (a compile-time fact after inlining when
+      // the element sizes are), so a region needing no more starts right there, with no rounding.
+      const unsigned mask = static_cast<unsigned>(alignment) - 1u;
+      const unsigned offset = alignment <= used_alignment_ ? static_cast<unsigned>(used_)
+                                                           : (static_cast<unsigned>(used_) + mask) & ~mask;
+      // The next offset is a multiple of this alignment and of the element size's lowest power of two.
+      const std::size_t granule = element_bytes & (~element_bytes + 1);
+      used_alignment_ = alignment < granule ? alignment : granule;
+      SMEMTILE_CHECK(offset + bytes <= capacity_,
                      "dynamic shared memory overflow: the carving needs more than the launch gave "
                      "(values: requested bytes, available bytes, this region's offset, its size)",
-                     launch_offset_ + region.offset + region.bytes, launch_offset_ + capacity_,
-                     launch_offset_ + region.offset, region.bytes);
-    } else if (region.offset + region.bytes > capacity_) {
+                     launch_offset_ + offset + bytes, launch_offset_ + capacity_, launch_offset_ + offset, bytes);
+      used_ = offset + static_cast<unsigned>(bytes);
+      last_ = CarvedRegion{offset, bytes, alignment};
+      ++regions_;
+      return offset;
+    }
+    const CarvedRegion region = place_region(used_, bytes, alignment);
+    if (region.offset + region.bytes > capacity_) {
       if (is_counting()) {
         fail("carving exceeds the counting arena's capacity (2 GiB, more than any device's shared memory)",
              static_cast<long long>(region.offset + region.bytes));
@@ -308,6 +339,7 @@ class Arena {
   std::size_t base_alignment_ = 1;
   std::size_t launch_offset_ = 0;  // bytes between the memory's true start and base_ (for messages)
   std::size_t used_ = 0;
+  std::size_t used_alignment_ = max_carve_alignment;  // used_ (0 at first) is a multiple of this
   CarvedRegion last_{0, 0, 1};
   int regions_ = 0;
   const char* error_ = nullptr;
