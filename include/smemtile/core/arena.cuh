@@ -175,6 +175,17 @@ class Arena {
     return tile<T>(rows, cols, pad, Align);
   }
 
+  // A 1D tile of `size` elements, accessed as t(i), aligned to max(alignment, alignof(T)).
+  template <class T>
+  SMEMTILE_HOST_DEVICE constexpr RuntimeTile1D<T> tile_1d(int size, std::size_t alignment = 1) {
+    note_alignment(alignment, alignof(T));
+    if (size < 1) {
+      if (fail("a 1D tile needs at least one element (size must be >= 1)", size))
+        return RuntimeTile1D<T>{nullptr, RuntimeLinearLayout{size}};
+    }
+    return tile<T>(RuntimeLinearLayout{size}, alignment);
+  }
+
   // A tile over any layout (layout.cuh), aligned to max(alignment, alignof(T), layout's base_alignment).
   template <class T, class Layout, class = std::enable_if_t<std::is_class<Layout>::value>>
   SMEMTILE_HOST_DEVICE constexpr TileRef<T, Layout> tile(const Layout& layout, std::size_t alignment = 1) {

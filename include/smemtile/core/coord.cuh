@@ -19,6 +19,8 @@ struct Coord {
   SMEMTILE_HOST_DEVICE constexpr Coord& operator+=(Coord other) { return *this = *this + other; }
   /// Moves this position back by `other`.
   SMEMTILE_HOST_DEVICE constexpr Coord& operator-=(Coord other) { return *this = *this - other; }
+  /// The same position with row and column swapped: where (row, col) lands in a transpose.
+  SMEMTILE_HOST_DEVICE constexpr Coord transposed() const { return Coord{col, row}; }
   /// Both components equal.
   SMEMTILE_HOST_DEVICE constexpr bool operator==(Coord other) const { return row == other.row && col == other.col; }
   /// Some component differs.

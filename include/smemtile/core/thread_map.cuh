@@ -33,6 +33,15 @@ SMEMTILE_DEVICE unsigned thread_rank() {
 /// walk down the columns of a blockDim.y x blockDim.x tile, the read side of a transpose.
 SMEMTILE_DEVICE Coord thread_coord_in_swapped_block() { return row_major_coord(thread_rank(), blockDim.y); }
 
+/// Where this block's tile starts in a global array cut into tiles of `tile_shape`, block (x, y)
+/// taking tile column x and tile row y: (blockIdx.y * tile_shape.row, blockIdx.x * tile_shape.col).
+SMEMTILE_DEVICE Coord block_tile_origin(Coord tile_shape) {
+  return Coord{static_cast<int>(blockIdx.y) * tile_shape.row, static_cast<int>(blockIdx.x) * tile_shape.col};
+}
+
+/// Where this block's 1D tile of `tile_size` elements starts: blockIdx.x * tile_size.
+SMEMTILE_DEVICE int block_tile_origin_1d(int tile_size) { return static_cast<int>(blockIdx.x) * tile_size; }
+
 /// Deprecated name of thread_coord_in_swapped_block(): removed in 0.3.
 [[deprecated("smemtile: transposed_thread_coord() is now thread_coord_in_swapped_block()")]]
 SMEMTILE_DEVICE Coord transposed_thread_coord() { return thread_coord_in_swapped_block(); }
