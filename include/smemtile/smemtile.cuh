@@ -23,7 +23,13 @@
 #include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), make_global_matrix, plane
 #include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect
 
+#include "arch/cp_async.cuh"            // cp.async wrappers, async_copy_commit, async_copy_wait (sm_80+; fallback)
+#include "arch/mbarrier.cuh"            // mbarrier wrappers (sm_90+)
+#include "arch/tma.cuh"                 // TMA 2D load, tma_map_error, make_tma_map_2d (sm_90+)
+
 #include "block/thread_group.cuh"       // ThreadBlock, FixedThreadBlock<N>, Warp
 #include "block/copy.cuh"               // copy_global_to_tile, copy_tile_to_global
+#include "block/async_copy.cuh"         // copy_global_to_tile_async (cp.async)
+#include "block/tma_copy.cuh"           // TmaTile, make_tma_map, copy_global_to_tile_tma (sm_90+)
 
 #include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)
