@@ -50,3 +50,31 @@ __global__ void declare_tiles(float* out) {
   out[smemtile::thread_rank()] = static_cast<float>(a.transposed()(smemtile::thread_coord())) + b(threadIdx.x, threadIdx.y);
 }
 }  // namespace readme_banks
+
+// README: a carving description written as a __host__ __device__ lambda (needs --extended-lambda).
+template <class Carve>
+__global__ void reverse(const float* in, float* out, int n, Carve carve) {
+  float* staged = smemtile::carve_dynamic_shared_memory(carve, n);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) staged[i] = in[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = staged[n - 1 - i];
+}
+smemtile::LaunchStatus launch_reverse(const float* in, float* out, int n, dim3 grid, dim3 block, cudaStream_t stream) {
+  auto carve = [] __host__ __device__(smemtile::Arena& arena, int count) { return arena.array<float>(count); };
+  return smemtile::launch_with_plan(reverse<decltype(carve)>, grid, block, smemtile::plan_shared_memory(carve, n),
+                                    stream, in, out, n, carve);
+}
+
+// README: views, global arrays and copies.
+__global__ void five_point(smemtile::GlobalMatrix<const float> in, smemtile::GlobalMatrix<float> out) {
+  __shared__ smemtile::StaticTile<float, 8 + 2, 32 + 2> storage;  // a block of 32 x 8 and a halo of 1
+  __shared__ smemtile::StaticTile<float, 8, 32> result;
+  auto tile = storage.interior({1, 1});
+  const smemtile::Coord origin = smemtile::block_tile_origin({8, 32});
+  smemtile::copy_global_to_tile(in, origin, tile, smemtile::boundary::clamp);  // halo included
+  __syncthreads();  // copies never synchronize
+  const smemtile::Coord at = smemtile::thread_coord();
+  result(at) = tile(at + smemtile::Coord{-1, 0}) + tile(at + smemtile::Coord{1, 0}) - 2.0f * tile(at);
+  __syncthreads();
+  smemtile::copy_tile_to_global(result, out, origin);  // elements outside `out` are not written
+}
