@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs every smemtile benchmark program of a build (bench/*.cu -> <build>/bench/<name>) with NVBench,
+# then prints and writes the report (scripts/bench_report.py): GB/s per case and its ratio to
+# cudaMemcpy measured in the same run, the GPU's name on top.
+#
+#   bash scripts/run_benchmarks.sh <build-dir> <out-dir>
+#
+# Writes to <out-dir>: <name>.json / .csv / .md (NVBench), <name>.log (stdout and stderr),
+# benchmarks.md (the report's tables) and <name>.svg (ratio to cudaMemcpy per case).
+# Environment:
+#   SMEMTILE_BENCH_DEVICES   NVBench device ids (default 0: one GPU, whatever the machine has)
+#   SMEMTILE_BENCH_ARGS      NVBench measurement options replacing the defaults below
+# Exit status: 0 when every program ran and its output checks passed, else 1 (2: nothing to run).
+# The GPU's clocks and persistence mode are left alone (no --lock-gpu-clocks, no --persistence-mode).
+set -uo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 <build-dir> <out-dir>" >&2
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "run_benchmarks: no build folder $1" >&2; exit 2; }
+out=$2
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+# NVBench's shared library (the executables' RPATH points there too, from the build tree).
+nvlib="$root/.nvbench/cuda/bench/cu13/nvbench/lib"
+[ -d "$nvlib" ] && export LD_LIBRARY_PATH="$nvlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# Measurement: cold runs only (each after an L2 flush), at least 20 samples, until the GPU time's
+# relative noise is under 0.5% or stable (and 0.5 s of GPU time), at most 5 s wall per case.
+# Every case moves 256 MiB each way, so one case is ~0.2 ms; ~21 cases take well under 2 minutes.
+default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-batch)
+if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
+  read -r -a measure_args <<<"$SMEMTILE_BENCH_ARGS"
+else
+  measure_args=("${default_args[@]}")
+fi
+devices=${SMEMTILE_BENCH_DEVICES:-0}
+
+names=()
+for src in "$root"/bench/*.cu; do
+  [ -e "$src" ] && names+=("$(basename "$src" .cu)")
+done
+if [ ${#names[@]} -eq 0 ]; then
+  echo "run_benchmarks: no bench/*.cu" >&2
+  exit 2
+fi
+
+# Build what is missing or stale (a no-op after a full build). Targets exist only where bench/
+# configured: CMake >= 3.30.4, CUDA::nvml and NVBench found (see bench/CMakeLists.txt).
+echo "== build (${names[*]})"
+if ! cmake --build "$build" --target "${names[@]}" -j "$(nproc)" >"$out/bench_build.log" 2>&1; then
+  if grep -qiE "no rule to make target|unknown target" "$out/bench_build.log"; then
+    echo "run_benchmarks: $build has no benchmark targets: bench/ was skipped when configuring" >&2
+    echo "  (needs CMake >= 3.30.4, CUDA::nvml and NVBench in .nvbench/; see bench/README.md)" >&2
+    exit 2
+  fi
+  tail -n 30 "$out/bench_build.log"
+  echo "run_benchmarks: building the benchmarks failed (see $out/bench_build.log)" >&2
+  exit 1
+fi
+
+status=0
+results=()
+for name in "${names[@]}"; do
+  exe="$build/bench/$name"
+  if [ ! -x "$exe" ]; then
+    echo "run_benchmarks: $exe missing" >&2
+    status=1
+    continue
+  fi
+  rm -f "$out/$name.json" "$out/$name.csv" "$out/$name.md"
+  echo "== $name (devices $devices; ${measure_args[*]})"
+  start=$(date +%s)
+  "$exe" --devices "$devices" "${measure_args[@]}" \
+    --json "$out/$name.json" --csv "$out/$name.csv" --md "$out/$name.md" >"$out/$name.log" 2>&1
+  rc=$?
+  echo "   rc=$rc, $(($(date +%s) - start)) s; log: $out/$name.log"
+  grep -E "^$name: (GPU|WRONG)" "$out/$name.log" | head -n 3
+  if [ $rc -ne 0 ]; then
+    status=1
+    tail -n 20 "$out/$name.log"
+  fi
+  [ -s "$out/$name.json" ] && results+=("$out/$name.json")
+done
+
+echo
+if [ ${#results[@]} -gt 0 ]; then
+  python3 "$root/scripts/bench_report.py" --out "$out" "${results[@]}" || status=1
+else
+  echo "run_benchmarks: no results to report" >&2
+  status=1
+fi
+exit $status
