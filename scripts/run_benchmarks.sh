@@ -86,7 +86,10 @@ for name in "${names[@]}"; do
 done
 
 echo
-if [ ${#results[@]} -gt 0 ]; then
+if [ ${#results[@]} -gt 0 ] && ! command -v python3 >/dev/null; then
+  echo "run_benchmarks: no python3 for the report; NVBench's own tables are in $out/*.md" >&2
+  status=1
+elif [ ${#results[@]} -gt 0 ]; then
   python3 "$root/scripts/bench_report.py" --out "$out" "${results[@]}" || status=1
 else
   echo "run_benchmarks: no results to report" >&2
