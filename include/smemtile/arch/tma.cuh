@@ -139,9 +139,10 @@ inline TmaMapResult make_tma_map_2d(const void* data, long long rows, long long 
 /// Starts a 2D TMA load of the box whose first element is (row, col) of the map's array (in the
 /// map's elements: a 16-byte element's col counts twice) into shared memory at `dst` (128-byte
 /// aligned, box bytes long); elements outside the array arrive as zeros. When the bytes have landed
-/// the copy completes them on the mbarrier `bar` (cp.async.bulk.tensor.2d.shared::cluster.global.
-/// mbarrier::complete_tx::bytes). `map` must live in kernel-parameter, constant or global memory
-/// (a `const __grid_constant__ CUtensorMap` parameter). One thread issues it.
+/// the copy completes them on the mbarrier `bar` (PTX cp.async.bulk.tensor.2d with
+/// .mbarrier::complete_tx::bytes, into shared memory). `map` must live in kernel-parameter,
+/// constant or global memory (a `const __grid_constant__ CUtensorMap` parameter). One thread
+/// issues it.
 template <class Dummy = void>
 SMEMTILE_DEVICE void tma_load_2d(void* dst, const CUtensorMap* map, unsigned long long* bar, int row, int col) {
   SMEMTILE_DETAIL_REQUIRE_SM90(Dummy);

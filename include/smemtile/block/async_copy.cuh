@@ -26,9 +26,12 @@
 // under boundary::constant (a plain shared store of the value), and everything moved in 1- or
 // 2-byte units (a region whose addresses allow nothing wider, or elements of 1 or 2 bytes). Below
 // sm_80 the whole copy is synchronous (arch/cp_async.cuh's fallback); the API stays the same.
+// (An element type whose alignment is below its size, such as struct { float x, y; }, is moved
+// asynchronously only in units whose addresses were checked to be aligned, else synchronously.)
 #pragma once
 
 #include <cuda/std/mdspan>  // cuda::std::mdspan
+#include <type_traits>      // std::remove_const_t
 
 #include "../arch/cp_async.cuh"  // arch::cp_async, async_copy_commit, async_copy_wait
 #include "../config.cuh"         // SMEMTILE_DEVICE
@@ -44,10 +47,16 @@ namespace smemtile {
 
 namespace detail {
 
-// The cp.async mover for detail::copy: 4-, 8- and 16-byte units are started with cp.async.
+// The cp.async mover for detail::copy: 4-, 8- and 16-byte units of Element are started with
+// cp.async. Units wider than an element had their addresses checked (vector_fits); a unit of one
+// element is aligned as the element type is, so it goes asynchronously only when that alignment is
+// its size (a struct of two floats, 8 bytes aligned to 4, is copied synchronously).
+template <class Element>
 struct AsyncMove {
   template <int Bytes>
-  static constexpr bool asynchronous = Bytes == 4 || Bytes == 8 || Bytes == 16;
+  static constexpr bool asynchronous =
+      (Bytes == 4 || Bytes == 8 || Bytes == 16) &&
+      (Bytes > static_cast<int>(sizeof(Element)) || static_cast<int>(alignof(Element)) >= Bytes);
 
   template <int Bytes, class E>
   static SMEMTILE_DEVICE void start(E* dst, const E* src) {
@@ -71,7 +80,8 @@ struct AsyncMove {
 template <class Global, class Tile, class Boundary = boundary::Zero, class Group = ThreadBlock>
 SMEMTILE_DEVICE void copy_global_to_tile_async(const Global& global, Coord origin, Tile&& tile, Boundary boundary = {},
                                                Group group = {}) {
-  detail::copy<true, detail::AsyncMove>(global, origin, tile_ref(tile), boundary, group);
+  using Element = std::remove_const_t<typename decltype(tile_ref(tile))::element_type>;
+  detail::copy<true, detail::AsyncMove<Element>>(global, origin, tile_ref(tile), boundary, group);
 }
 
 /// The 1D form: tile(i) = global(origin + i) for a 1D tile (or its halo view) and a rank-1 mdspan,
@@ -81,7 +91,9 @@ template <class T, class Extents, class Layout, class Accessor, class Tile, clas
 SMEMTILE_DEVICE void copy_global_to_tile_async(const cuda::std::mdspan<T, Extents, Layout, Accessor>& global,
                                                int origin, Tile&& tile, Boundary boundary = {}, Group group = {}) {
   static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
-  detail::copy<true, detail::AsyncMove>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary, group);
+  using Element = std::remove_const_t<typename decltype(tile_ref(tile))::element_type>;
+  detail::copy<true, detail::AsyncMove<Element>>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary,
+                                                 group);
 }
 
 #endif  // __CUDACC__
