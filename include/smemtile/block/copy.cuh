@@ -146,12 +146,15 @@ SMEMTILE_DEVICE unsigned shared_address(const T* p) {
 }
 
 // Whether Bytes-wide units fit the addresses: global start, pitch, unit stride 1, and the tile's
-// first element and row stride (the layout's part was checked at compile time or is checked here).
+// first element and row stride (the layout's part was checked at compile time or is checked here),
+// and the region's rows are whole units (a store of a halo view moves only its interior, which
+// layout_allows_vector, counting the halo, does not see).
 template <int Bytes, class T, class Global, class Layout>
 SMEMTILE_DEVICE bool vector_fits(const Global& global, Coord global_first, const T* tile_data, const Layout& layout,
                                  CopyRegion region) {
   if (Bytes == static_cast<int>(sizeof(T))) return true;
   if (!layout_allows_vector(layout, static_cast<int>(sizeof(T)), Bytes)) return false;
+  if ((region.cols * static_cast<int>(sizeof(T))) % Bytes != 0) return false;
   const auto* g = global_pointer(global, global_first.row, global_first.col);
   const unsigned tile_first = shared_address(tile_data + layout.offset(region.first.row, region.first.col));
   return global.stride(1) == 1 && (static_cast<long long>(global.stride(0)) * sizeof(T)) % Bytes == 0 &&
@@ -249,17 +252,28 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   }
 }
 
+// Whether Bytes-wide units are possible at all: a static layout decides at compile time (widths it
+// rules out are not instantiated: their per-thread unit count could be zero); a run-time layout at
+// run time (vector_fits).
+template <class Layout, int Elem, int Bytes>
+SMEMTILE_HOST_DEVICE constexpr bool width_possible() {
+  if constexpr (Layout::is_static) return layout_allows_vector(Layout{}, Elem, Bytes);
+  else return true;
+}
+
 // Tries Bytes-wide units, then narrower ones down to one element.
 template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                  Group group) {
   constexpr int elem = static_cast<int>(sizeof(std::remove_const_t<T>));
   if constexpr (Bytes > elem) {
-    if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
-      copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
-    } else {
-      copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
+    if constexpr (width_possible<Layout, elem, Bytes>()) {
+      if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
+        copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
+        return;
+      }
     }
+    copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
   } else {
     copy_units<ToTile, elem, Mover>(global, global_first, tile, region, group);
   }
