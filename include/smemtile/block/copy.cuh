@@ -32,7 +32,9 @@
 #include "../core/banks.cuh"     // bank_cost, WarpAccess
 #include "../core/boundary.cuh"  // boundary::Zero and the other policies
 #include "../core/coord.cuh"     // Coord, row_major_coord
-#include "../core/layout.cuh"    // layout_reach
+#include "../core/layout.cuh"    // layout_reach, PaddedLayout, LinearLayout
+#include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
+#include "../core/transpose_layout.cuh"  // TransposeLayout (its bank period)
 #include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 #include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
@@ -41,15 +43,45 @@ namespace smemtile {
 
 // ---- compile-time facts about a copy (host-testable) --------------------------------------------
 
+namespace detail {
+
+SMEMTILE_HOST_DEVICE constexpr int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+SMEMTILE_HOST_DEVICE constexpr int lcm(int a, int b) { return a / gcd(a, b) * b; }
+
+// After how many rows a layout's bank pattern repeats: moving down that many rows moves every
+// address by a multiple of 128 bytes (and leaves any swizzle mask unchanged). 0: not known.
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const Layout&, int) {
+  return 0;
+}
+template <int R, int C, int P>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const PaddedLayout<R, C, P>&, int elem_bytes) {
+  return wavefront_bytes / gcd(wavefront_bytes, (C + P) * elem_bytes);
+}
+template <int N>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const LinearLayout<N>&, int) {
+  return 1;
+}
+template <int R, int C, int E>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const SwizzledLayout<R, C, E>&, int) {
+  return SwizzledLayout<R, C, E>::line_elems;  // rows are whole lines; the XOR mask repeats after V rows
+}
+template <int R, int C, int E>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const TransposeLayout<R, C, E>&, int) {
+  return 8 * TransposeLayout<R, C, E>::block;  // rows are whole lines; the mask repeats after 8 blocks
+}
+
+}  // namespace detail
+
 /// Whether a copy into or out of a tile with `layout` may move `vector_bytes` at a time on the
 /// shared side, as far as the layout alone decides (the tile's address is checked at run time).
 template <class Layout>
 SMEMTILE_HOST_DEVICE constexpr bool layout_allows_vector(const Layout& layout, int elem_bytes, int vector_bytes) {
   if (vector_bytes == elem_bytes) return true;
-  if constexpr (!Layout::rows_contiguous) {
+  if constexpr (Layout::vector_bytes == 0) {
     return false;
   } else {
-    if (vector_bytes < elem_bytes || vector_bytes % elem_bytes != 0) return false;
+    if (vector_bytes < elem_bytes || vector_bytes % elem_bytes != 0 || vector_bytes > Layout::vector_bytes) return false;
     const Coord reach = layout_reach(layout);
     const int region_cols = layout.cols() + 2 * reach.col;
     return (layout.row_stride() * elem_bytes) % vector_bytes == 0 && (region_cols * elem_bytes) % vector_bytes == 0;
@@ -83,10 +115,29 @@ template <class Layout>
 SMEMTILE_HOST_DEVICE constexpr BankCost copy_bank_cost(const Layout& layout, int elem_bytes, int vector_bytes,
                                                        AccessOp op = AccessOp::store) {
   const Coord reach = layout_reach(layout);
-  const int units = (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * elem_bytes / vector_bytes);
+  const int units_per_row = (layout.cols() + 2 * reach.col) * elem_bytes / vector_bytes;
+  const int units = (layout.rows() + 2 * reach.row) * units_per_row;
+  const int full_warps = units / warp_lanes;
+  // Warps whose units are bank_period_rows rows apart make the same request moved by a multiple of
+  // 128 bytes, so they cost the same: only the first `period` warps are evaluated (which keeps the
+  // compile-time check of large tiles within the compiler's constexpr budget), each counted as often
+  // as it recurs.
+  const int period_rows = detail::bank_period_rows(layout, elem_bytes);
+  const int period = period_rows > 0 ? detail::lcm(warp_lanes, units_per_row * period_rows) / warp_lanes : 0;
   BankCost total{0, 0, 0, 0};
-  for (int warp = 0; warp * warp_lanes < units; ++warp)
-    total = total + bank_cost(copy_warp_access(layout, elem_bytes, vector_bytes, warp, op));
+  if (period > 0 && period < full_warps) {
+    for (int warp = 0; warp < period; ++warp) {
+      const BankCost cost = bank_cost(copy_warp_access(layout, elem_bytes, vector_bytes, warp, op));
+      const int times = full_warps / period + (warp < full_warps % period ? 1 : 0);
+      total = total + BankCost{cost.wavefronts * times, cost.ideal_wavefronts * times, cost.conflicts * times,
+                               cost.requests * times};
+    }
+  } else {
+    for (int warp = 0; warp < full_warps; ++warp)
+      total = total + bank_cost(copy_warp_access(layout, elem_bytes, vector_bytes, warp, op));
+  }
+  if (units % warp_lanes != 0)  // the last, partly filled warp
+    total = total + bank_cost(copy_warp_access(layout, elem_bytes, vector_bytes, full_warps, op));
   return total;
 }
 
@@ -217,28 +268,35 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
       }
     }
   } else if constexpr (all_static) {
-    // Compile-time count per thread: issue every load before the first store.
+    // Compile-time count per thread: issue the loads of a batch (up to 64 bytes, 16 registers,
+    // per thread) before its first store, so that several are in flight without crowding the
+    // registers of narrow fallback widths.
     constexpr Layout layout{};
     constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
     constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
-    Vector held[per_thread];
+    constexpr int max_held = Bytes >= 64 ? 1 : 64 / Bytes;
+    constexpr int batch = per_thread < max_held ? per_thread : max_held;
     const int rank = static_cast<int>(group.rank());
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i) {
-      const int unit = rank + i * Group::static_size;
-      if (static_units % Group::static_size == 0 || unit < static_units) {
-        const Coord at = unit_at(unit);
-        if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
-        else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
-      }
-    }
+    for (int first = 0; first < per_thread; first += batch) {
+      Vector held[batch];
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i) {
-      const int unit = rank + i * Group::static_size;
-      if (static_units % Group::static_size == 0 || unit < static_units) {
-        const Coord at = unit_at(unit);
-        if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
-        else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = held[i];
+      for (int i = 0; i < batch; ++i) {
+        const int unit = rank + (first + i) * Group::static_size;
+        if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
+          const Coord at = unit_at(unit);
+          if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
+          else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < batch; ++i) {
+        const int unit = rank + (first + i) * Group::static_size;
+        if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
+          const Coord at = unit_at(unit);
+          if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
+          else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = held[i];
+        }
       }
     }
   } else {

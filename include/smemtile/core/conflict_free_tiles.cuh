@@ -9,6 +9,7 @@
 #include "layout.cuh"            // RuntimePaddedLayout
 #include "static_tile.cuh"       // BasicStaticTile, StaticTile
 #include "swizzled_layout.cuh"   // SwizzledLayout
+#include "transpose_layout.cuh"  // TransposeLayout
 
 namespace smemtile {
 
@@ -63,5 +64,11 @@ using AutoPaddedTile = StaticTile<T, Rows, Cols, auto_pad_v<T, Rows, Cols>>;
 // SwizzledLayout in layout.cuh), aligned to 128 bytes by BasicStaticTile.
 template <class T, int Rows, int Cols>
 using SwizzledTile = BasicStaticTile<T, SwizzledLayout<Rows, Cols, static_cast<int>(sizeof(T))>>;
+
+/// A tile for transposes: written by rows in 16-byte chunks, read in V x V blocks, both
+/// conflict-free (TransposeLayout; block/transpose.cuh). Rows a multiple of 8 * V, rows of whole
+/// 128-byte lines.
+template <class T, int Rows, int Cols>
+using TransposeTile = BasicStaticTile<T, TransposeLayout<Rows, Cols, static_cast<int>(sizeof(T))>>;
 
 }  // namespace smemtile

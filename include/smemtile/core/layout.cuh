@@ -10,9 +10,11 @@
 // Each layout also states facts as static members:
 //   is_static         its shape is in its type, so it can back a StaticTile;
 //   rank              1 for a one-dimensional tile (one row, accessed as t(i)), else 2;
-//   rows_contiguous   the elements of a row are consecutive in storage (copies may then move
-//                     several at once as one vector); row_stride() is then the distance
-//                     between the starts of consecutive rows;
+//   vector_bytes      the widest access (a power of two <= 16 bytes) that the layout keeps whole:
+//                     every aligned group of that many bytes of a row is stored contiguously
+//                     and as aligned (copies then move it as one vector; 0 when even a single
+//                     element's neighbours are apart, as in a transposed view); row_stride() is
+//                     the distance between the starts of consecutive rows;
 //   base_alignment    the byte alignment the tile's first element needs for the layout's
 //                     promises (bank behaviour) to hold; 1 where the element's own suffices.
 // The XOR-swizzled layout is in swizzled_layout.cuh.
@@ -35,7 +37,7 @@ struct PaddedLayout {
 
   static constexpr bool is_static = true;        ///< the shape is in the type
   static constexpr int rank = 2;                 ///< accessed as t(row, col)
-  static constexpr bool rows_contiguous = true;  ///< a row's elements are consecutive
+  static constexpr int vector_bytes = 16;        ///< a row's elements are consecutive
   static constexpr int base_alignment = 1;       ///< no alignment beyond the element's
 
   /// Number of rows.
@@ -60,7 +62,7 @@ struct RuntimePaddedLayout {
 
   static constexpr bool is_static = false;       ///< the shape is data
   static constexpr int rank = 2;                 ///< accessed as t(row, col)
-  static constexpr bool rows_contiguous = true;  ///< a row's elements are consecutive
+  static constexpr int vector_bytes = 16;        ///< a row's elements are consecutive
   static constexpr int base_alignment = 1;       ///< no alignment beyond the element's
 
   /// Number of rows.
@@ -84,7 +86,7 @@ struct LinearLayout {
 
   static constexpr bool is_static = true;        ///< the size is in the type
   static constexpr int rank = 1;                 ///< accessed as t(i)
-  static constexpr bool rows_contiguous = true;  ///< the elements are consecutive
+  static constexpr int vector_bytes = 16;        ///< the elements are consecutive
   static constexpr int base_alignment = 1;       ///< no alignment beyond the element's
 
   /// Always 1.
@@ -105,7 +107,7 @@ struct RuntimeLinearLayout {
 
   static constexpr bool is_static = false;       ///< the size is data
   static constexpr int rank = 1;                 ///< accessed as t(i)
-  static constexpr bool rows_contiguous = true;  ///< the elements are consecutive
+  static constexpr int vector_bytes = 16;        ///< the elements are consecutive
   static constexpr int base_alignment = 1;       ///< no alignment beyond the element's
 
   /// Always 1.
@@ -128,7 +130,7 @@ struct TransposedLayout {
 
   static constexpr bool is_static = Layout::is_static;            ///< as the inner layout
   static constexpr int rank = 2;                                  ///< accessed as t(row, col)
-  static constexpr bool rows_contiguous = false;                  ///< a row is an inner column
+  static constexpr int vector_bytes = 0;                          ///< a row is an inner column
   static constexpr int base_alignment = Layout::base_alignment;   ///< as the inner layout
 
   /// The inner layout's columns.
@@ -168,7 +170,7 @@ struct WindowLayout {
 
   static constexpr bool is_static = false;                          ///< origin and shape are data
   static constexpr int rank = Inner::rank;                          ///< as the inner layout
-  static constexpr bool rows_contiguous = Inner::rows_contiguous;   ///< as the inner layout
+  static constexpr int vector_bytes = Inner::vector_bytes;         ///< as the inner layout
   static constexpr int base_alignment = Inner::base_alignment;      ///< as the inner layout
 
   /// Rows of the window (the interior, for a halo view).

@@ -34,7 +34,7 @@ struct SwizzledLayout {
 
   static constexpr bool is_static = true;                 ///< the shape is in the type
   static constexpr int rank = 2;                          ///< accessed as t(row, col)
-  static constexpr bool rows_contiguous = false;          ///< a row is permuted inside each line
+  static constexpr int vector_bytes = ElemBytes;         ///< elements are permuted inside each line
   static constexpr int base_alignment = 128;              ///< bank 0 starts every 128 bytes
   /// Row r XORs its in-line position with (r * row_spread) % V: distinct for V consecutive rows, and
   /// for tiles of fewer rows the columns a warp reads next (col + 1, ...) fill the gaps.

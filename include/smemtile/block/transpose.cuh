@@ -1,0 +1,302 @@
+// smemtile/block/transpose.cuh: moving a tile between shared and global memory transposed.
+//
+//   __shared__ smemtile::TransposeTile<float, 64, 64> tile;   // layout chosen for this (see below)
+//   const smemtile::Coord origin = smemtile::block_tile_origin({64, 64});
+//   smemtile::copy_global_to_tile(in, origin, tile, smemtile::boundary::zero, Block{});
+//   __syncthreads();
+//   smemtile::copy_tile_to_global_transposed(tile, out, origin.transposed(), Block{});
+//   // out(origin.col + c, origin.row + r) = tile(r, c)
+//
+// copy_tile_to_global_transposed(tile, global, origin): global(origin.row + c, origin.col + r) =
+// tile(r, c) for every element inside the array. copy_global_to_tile_transposed(global, origin,
+// tile, boundary): tile(r, c) = global(origin.row + c, origin.col + r), the boundary policy's value
+// outside. Every thread of the group calls them with the same arguments; they never synchronize.
+//
+// With a TransposeTile (core/transpose_layout.cuh) each thread moves V x V blocks: it reads V rows
+// of one 16-byte chunk (4-, 8-, 16-byte elements) or one 4-byte word (1- and 2-byte elements, packed
+// and transposed with byte permutes) from the tile, transposes them in registers, and writes V
+// chunks or words to V rows of the global array, so the global side moves whole vectors, coalesced,
+// and the shared side is conflict-free (a static_assert asks the bank model). Where the global
+// addresses are not aligned for that, or the region reaches outside the array, the same blocks are
+// moved element by element on the global side. Other tiles (padded ones, say) go through the
+// transposed view, one element at a time, which the bank model must also find conflict-free.
+#pragma once
+
+#include <cstring>      // std::memcpy (register reinterpretation, folded by the compiler)
+#include <type_traits>  // std::remove_const_t
+
+#include "../config.cuh"                  // SMEMTILE_DEVICE, SMEMTILE_HOST_DEVICE
+#include "../core/banks.cuh"              // bank_cost, WarpAccess
+#include "../core/boundary.cuh"           // boundary::Zero
+#include "../core/coord.cuh"              // Coord
+#include "../core/transpose_layout.cuh"   // TransposeLayout
+#include "../core/tile_ref.cuh"           // TileRef, tile_ref
+#include "copy.cuh"                       // copy_global_to_tile, copy_tile_to_global, detail helpers
+#include "thread_group.cuh"               // ThreadBlock
+
+namespace smemtile {
+
+// ---- the block pattern (host-testable) ----------------------------------------------------------
+
+/// Where block `index` of a transpose pattern sits: rows V*k .. V*k + V-1 and the unit (chunk or
+/// word) m of a TransposeLayout tile with `row_blocks` blocks down and `unit_cols` units across.
+/// Blocks go eight down first (k % 8), then across, then the next eight down, so that the eight
+/// blocks of a phase read eight different chunk slots and consecutive lanes write consecutive
+/// units of one global row.
+struct TransposeBlock {
+  int k;  ///< block row: tile rows V*k ... V*k + V - 1
+  int m;  ///< unit column: tile columns V*m ... V*m + V - 1
+};
+
+/// The index-th block of the pattern.
+SMEMTILE_HOST_DEVICE constexpr TransposeBlock transpose_block(int index, int unit_cols) {
+  const int rest = index / 8;
+  return TransposeBlock{(rest / unit_cols) * 8 + index % 8, rest % unit_cols};
+}
+
+/// The shared-memory access of warp `warp` reading (or writing) row j of its blocks of a
+/// TransposeLayout tile, one unit (16 bytes, or a 4-byte word for 1- and 2-byte elements) per lane.
+template <int Rows, int Cols, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr WarpAccess transpose_block_access(TransposeLayout<Rows, Cols, ElemBytes> layout,
+                                                                 int warp, int j, AccessOp op) {
+  constexpr int V = TransposeLayout<Rows, Cols, ElemBytes>::block;
+  constexpr int unit_bytes = V * ElemBytes;
+  constexpr int blocks = (Rows / V) * (Cols / V);
+  WarpAccess access{{}, 0u, unit_bytes, op};
+  for (int lane = 0; lane < warp_lanes; ++lane) {
+    const int index = warp * warp_lanes + lane;
+    if (index >= blocks) break;
+    const TransposeBlock b = transpose_block(index, Cols / V);
+    access.byte_address[lane] = static_cast<unsigned>(layout.offset(V * b.k + j, V * b.m) * ElemBytes);
+    access.active_mask |= 1u << lane;
+  }
+  return access;
+}
+
+/// Whether reading (and writing) a TransposeLayout tile in V x V blocks is conflict-free.
+template <int Rows, int Cols, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr bool transpose_blocks_conflict_free(TransposeLayout<Rows, Cols, ElemBytes> layout) {
+  constexpr int V = TransposeLayout<Rows, Cols, ElemBytes>::block;
+  constexpr int blocks = (Rows / V) * (Cols / V);
+  for (int warp = 0; warp * warp_lanes < blocks; ++warp)
+    for (int j = 0; j < V; ++j)
+      if (bank_cost(transpose_block_access(layout, warp, j, AccessOp::load)).conflicts != 0) return false;
+  return true;
+}
+
+#if defined(__CUDACC__)
+
+namespace detail {
+
+template <class Layout>
+struct IsTransposeLayout : std::false_type {};
+template <int R, int C, int E>
+struct IsTransposeLayout<TransposeLayout<R, C, E>> : std::true_type {};
+
+// A V x V block of T in registers: V units (rows), each one 16-byte chunk or one 4-byte word.
+template <class T, int V>
+struct RegisterBlock {
+  using Unit = typename VectorOf<V * static_cast<int>(sizeof(T))>::type;
+  Unit row[V];
+
+  // The transposed block: row i holds column i.
+  SMEMTILE_DEVICE RegisterBlock transposed() const {
+    RegisterBlock result;
+    if constexpr (sizeof(T) == 1) {  // 4 x 4 bytes: two rounds of byte permutes
+      const unsigned t0 = __byte_perm(row[0], row[1], 0x5140), t1 = __byte_perm(row[0], row[1], 0x7362);
+      const unsigned t2 = __byte_perm(row[2], row[3], 0x5140), t3 = __byte_perm(row[2], row[3], 0x7362);
+      result.row[0] = __byte_perm(t0, t2, 0x5410);
+      result.row[1] = __byte_perm(t0, t2, 0x7632);
+      result.row[2] = __byte_perm(t1, t3, 0x5410);
+      result.row[3] = __byte_perm(t1, t3, 0x7632);
+    } else if constexpr (sizeof(T) == 2) {  // 2 x 2 halves
+      result.row[0] = __byte_perm(row[0], row[1], 0x5410);
+      result.row[1] = __byte_perm(row[0], row[1], 0x7632);
+    } else {  // whole elements: only the registers' roles change
+      T in[V][V], out[V][V];
+      std::memcpy(in, row, sizeof(in));
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+#pragma unroll
+        for (int j = 0; j < V; ++j) out[i][j] = in[j][i];
+      std::memcpy(result.row, out, sizeof(out));
+    }
+    return result;
+  }
+  SMEMTILE_DEVICE T element(int i, int j) const {
+    T values[V][V];
+    std::memcpy(values, row, sizeof(values));
+    return values[i][j];
+  }
+  SMEMTILE_DEVICE void set_element(int i, int j, T value) {
+    T values[V][V];
+    std::memcpy(values, row, sizeof(values));
+    values[i][j] = value;
+    std::memcpy(row, values, sizeof(values));
+  }
+};
+
+// Runs body(block) for every block of the pattern this thread owns (all of them unrolled when the
+// group's size is known at compile time).
+template <int Blocks, class Group, class Body>
+SMEMTILE_DEVICE void for_each_transpose_block(Group group, Body body) {
+  if constexpr (Group::static_size > 0) {
+    constexpr int per_thread = (Blocks + Group::static_size - 1) / Group::static_size;
+    const int rank = static_cast<int>(group.rank());
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int index = rank + i * Group::static_size;
+      if (Blocks % Group::static_size == 0 || index < Blocks) body(index);
+    }
+  } else {
+    const int step = static_cast<int>(group.size());
+    for (int index = static_cast<int>(group.rank()); index < Blocks; index += step) body(index);
+  }
+}
+
+// Whether V-element units of `global` at rows first.row .. first.row + rows - 1, starting at
+// column first.col, can be accessed as whole aligned units.
+template <int UnitBytes, class Global>
+SMEMTILE_DEVICE bool units_aligned(const Global& global, Coord first) {
+  using Element = std::remove_const_t<typename Global::element_type>;
+  return global.stride(1) == 1 && (static_cast<long long>(global.stride(0)) * sizeof(Element)) % UnitBytes == 0 &&
+         reinterpret_cast<unsigned long long>(global_pointer(global, first.row, first.col)) % UnitBytes == 0;
+}
+
+template <class T, class Layout, class Global, class Group>
+SMEMTILE_DEVICE void tile_to_global_transposed_blocks(TileRef<T, Layout> tile, const Global& global, Coord origin,
+                                                      Group group) {
+  using Element = std::remove_const_t<T>;
+  constexpr Layout layout{};
+  constexpr int V = Layout::block;
+  constexpr int rows = layout.rows(), cols = layout.cols();
+  using Block = RegisterBlock<Element, V>;
+  using Unit = typename Block::Unit;
+  // The region of `global` written: cols() rows of rows() elements at origin.
+  const bool whole_units = region_inside(global, origin, cols, rows) &&
+                           units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
+  const int global_rows = static_cast<int>(global.extent(0)), global_cols = static_cast<int>(global.extent(1));
+  for_each_transpose_block<(rows / V) * (cols / V)>(group, [&](int index) {
+    const TransposeBlock b = transpose_block(index, cols / V);
+    Block block;
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      block.row[j] = *reinterpret_cast<const Unit*>(tile.data() + layout.offset(V * b.k + j, V * b.m));
+    const Block out = block.transposed();  // out.row[i]: tile column V*m + i, rows V*k ...
+    const Coord first = origin + Coord{V * b.m, V * b.k};
+    if (whole_units) {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+        *reinterpret_cast<Unit*>(const_cast<Element*>(global_pointer(global, first.row + i, first.col))) = out.row[i];
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          const Coord g = first + Coord{i, j};
+          if (g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols)
+            *const_cast<Element*>(global_pointer(global, g.row, g.col)) = out.element(i, j);
+        }
+    }
+  });
+}
+
+template <class T, class Layout, class Global, class Boundary, class Group>
+SMEMTILE_DEVICE void global_to_tile_transposed_blocks(const Global& global, Coord origin, TileRef<T, Layout> tile,
+                                                      const Boundary& boundary, Group group) {
+  using Element = std::remove_const_t<T>;
+  constexpr Layout layout{};
+  constexpr int V = Layout::block;
+  constexpr int rows = layout.rows(), cols = layout.cols();
+  using Block = RegisterBlock<Element, V>;
+  using Unit = typename Block::Unit;
+  const bool whole_units = region_inside(global, origin, cols, rows) &&
+                           units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
+  const int global_rows = static_cast<int>(global.extent(0)), global_cols = static_cast<int>(global.extent(1));
+  for_each_transpose_block<(rows / V) * (cols / V)>(group, [&](int index) {
+    const TransposeBlock b = transpose_block(index, cols / V);
+    const Coord first = origin + Coord{V * b.m, V * b.k};  // global rows: tile columns V*m ...
+    Block in;
+    if (whole_units) {
+#pragma unroll
+      for (int i = 0; i < V; ++i) in.row[i] = *reinterpret_cast<const Unit*>(global_pointer(global, first.row + i, first.col));
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+          Coord g = first + Coord{i, j};
+          const bool inside = g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols;
+          Element value{};
+          if constexpr (Boundary::maps_index) {
+            g = Coord{Boundary::map_index(g.row, global_rows), Boundary::map_index(g.col, global_cols)};
+            value = *global_pointer(global, g.row, g.col);
+          } else {
+            value = inside ? static_cast<Element>(*global_pointer(global, g.row, g.col))
+                           : boundary.template value<Element>();
+          }
+          in.set_element(i, j, value);
+        }
+    }
+    const Block out = in.transposed();  // out.row[j]: tile row V*k + j
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      *reinterpret_cast<Unit*>(tile.data() + layout.offset(V * b.k + j, V * b.m)) = out.row[j];
+  });
+}
+
+// Compile-time checks of a TransposeLayout tile of Element (a type, so device code can name it).
+template <class Layout, class Element>
+struct TransposeBlocksChecked {
+  static_assert(sizeof(Element) * Layout::chunk_elems == 16, "smemtile transpose: the tile's element size differs");
+  static_assert(transpose_blocks_conflict_free(Layout{}),
+                "smemtile transpose: the bank model finds conflicts in this TransposeLayout's block pattern");
+  static constexpr bool value = true;
+};
+
+}  // namespace detail
+
+/// Stores `tile` transposed: global(origin.row + c, origin.col + r) = tile(r, c), for the elements
+/// inside the array (nothing else is written). Every thread of `group` calls it with the same
+/// arguments; it does not synchronize (the tile must be complete: group.sync() before the call).
+template <class Tile, class Global, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_tile_to_global_transposed(Tile&& tile, const Global& global, Coord origin, Group group = {}) {
+  auto view = tile_ref(tile);
+  using View = decltype(view);
+  using Layout = typename View::layout_type;
+  using Element = std::remove_const_t<typename View::element_type>;
+  static_assert(!std::is_const<typename Global::element_type>::value,
+                "smemtile copy_tile_to_global_transposed: the global array is read-only (const)");
+  if constexpr (detail::IsTransposeLayout<Layout>::value) {
+    static_assert(detail::TransposeBlocksChecked<Layout, Element>::value, "");
+    detail::check_global_view(global);
+    detail::tile_to_global_transposed_blocks(view, global, origin, group);
+  } else {
+    copy_tile_to_global(view.transposed(), global, origin, group);
+  }
+}
+
+/// Loads `tile` transposed: tile(r, c) = global(origin.row + c, origin.col + r), and what `boundary`
+/// says where that lies outside the array. Every thread of `group` calls it with the same arguments;
+/// it does not synchronize (group.sync() before reading the tile).
+template <class Global, class Tile, class Boundary = boundary::Zero, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_global_to_tile_transposed(const Global& global, Coord origin, Tile&& tile,
+                                                    Boundary boundary = {}, Group group = {}) {
+  auto view = tile_ref(tile);
+  using View = decltype(view);
+  using Layout = typename View::layout_type;
+  using Element = std::remove_const_t<typename View::element_type>;
+  static_assert(!std::is_const<typename View::element_type>::value,
+                "smemtile copy_global_to_tile_transposed: the tile is read-only (const)");
+  if constexpr (detail::IsTransposeLayout<Layout>::value) {
+    static_assert(detail::TransposeBlocksChecked<Layout, Element>::value, "");
+    detail::check_global_view(global);
+    detail::global_to_tile_transposed_blocks(global, origin, view, boundary, group);
+  } else {
+    copy_global_to_tile(global, origin, view.transposed(), boundary, group);
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile

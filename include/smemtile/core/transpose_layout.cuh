@@ -1,0 +1,58 @@
+// smemtile/core/transpose_layout.cuh: a layout for tiles that are written by rows and read by small
+// square blocks, as a transpose through shared memory does.
+//
+// Each row is cut into 16-byte chunks, and chunk positions inside each 128-byte line are XORed with
+// the row's block-row index, so that
+//   - a warp writing a row in 16-byte chunks (or narrower pieces) touches every bank once, and
+//   - eight consecutive blocks of V rows read down one chunk column land in eight different chunk
+//     slots, so reading a V x V block per thread (16-byte rows for 4-, 8-, 16-byte elements, 4-byte
+//     words for 1- and 2-byte ones) is conflict-free too.
+// block/transpose.cuh reads it that way; the bank model checks both patterns at compile time.
+#pragma once
+
+#include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+
+namespace smemtile {
+
+/// Rows x Cols elements of ElemBytes bytes, row-major, 16-byte chunks XOR-swizzled by block row.
+/// block_dim() (V) is the side of the square register block a transpose reads: 16 / ElemBytes for
+/// 4-, 8- and 16-byte elements (one 16-byte chunk per row), 4 / ElemBytes words for 1 and 2 bytes.
+template <int Rows, int Cols, int ElemBytes>
+struct TransposeLayout {
+  static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
+                "smemtile::TransposeLayout: elements of 1, 2, 4, 8 or 16 bytes");
+  /// Elements in one 16-byte chunk.
+  static constexpr int chunk_elems = 16 / ElemBytes;
+  /// V: the side of the square block of elements one thread transposes in registers.
+  static constexpr int block = ElemBytes >= 4 ? 16 / ElemBytes : 4 / ElemBytes;
+  static_assert(Cols > 0 && (Cols * ElemBytes) % 128 == 0,
+                "smemtile::TransposeLayout: a row must be a whole number of 128-byte lines (Cols * sizeof(T) "
+                "a multiple of 128), so that the chunk swizzle stays inside the row");
+  static_assert(Rows > 0 && Rows % (8 * block) == 0,
+                "smemtile::TransposeLayout: Rows must be a multiple of 8 blocks of V rows (8 * V), so that eight "
+                "consecutive blocks read down a column fill the eight chunk slots of a line");
+  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
+                "smemtile: tile storage does not fit in a 32-bit element offset");
+
+  static constexpr bool is_static = true;     ///< the shape is in the type
+  static constexpr int rank = 2;              ///< accessed as t(row, col)
+  static constexpr int vector_bytes = 16;     ///< 16-byte chunks stay whole
+  static constexpr int base_alignment = 128;  ///< the swizzle assumes lines start at bank 0
+
+  /// Number of rows.
+  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
+  /// Number of columns.
+  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
+  /// Elements from the start of one row to the start of the next.
+  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
+  /// Elements of storage (no padding).
+  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
+  /// V, the side of the square register block of a transpose.
+  SMEMTILE_HOST_DEVICE static constexpr int block_dim() { return block; }
+  /// Storage offset of (row, col): its chunk's position in the line XOR (row / V) % 8.
+  SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
+    return row * Cols + (((col / chunk_elems) ^ ((row / block) & 7)) * chunk_elems) + col % chunk_elems;
+  }
+};
+
+}  // namespace smemtile

@@ -1,0 +1,187 @@
+// smemtile/device/transpose.cuh: device_transpose, a host function that transposes matrices.
+//
+//   smemtile::LaunchStatus s = smemtile::device_transpose(d_in, d_out, rows, cols, stream);
+//   if (!s) std::fprintf(stderr, "%s\n", s.message.c_str());
+//
+// `in` is rows x cols row-major (rows `ld_in` elements apart), `out` becomes cols x rows row-major
+// (rows `ld_out` apart); a batch of matrices `stride_in` / `stride_out` elements apart is
+// transposed by one launch. Elements of 1, 2, 4, 8 or 16 bytes, any trivially copyable type
+// (char, half, float, double, float4, double2, ...). In-place transposes are not supported: `in`
+// and `out` must not overlap. Asynchronous on `stream`: the status covers the arguments and the
+// launch, not the kernel's completion.
+//
+// Each block stages a tile through shared memory: a copy_global_to_tile in 16-byte chunks into a
+// TransposeTile, then copy_tile_to_global_transposed in V x V register blocks (block/transpose.cuh).
+// The tile per element size is chosen so that both sides are conflict-free (checked at compile
+// time) and each of the 256 threads has 4 or more 16-byte loads in flight.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>      // INT_MAX
+#include <string>
+#include <type_traits>  // std::is_trivially_copyable
+
+#include "../block/copy.cuh"                // copy_global_to_tile
+#include "../block/thread_group.cuh"        // FixedThreadBlock
+#include "../block/transpose.cuh"           // copy_tile_to_global_transposed
+#include "../core/conflict_free_tiles.cuh"  // TransposeTile
+#include "../core/global_view.cuh"          // make_global_matrix
+#include "../core/thread_map.cuh"           // block_tile_origin
+#include "launch.cuh"                       // LaunchStatus
+
+namespace smemtile {
+
+/// The shape of one device_transpose call: in is rows x cols (ld_in apart), out is cols x rows
+/// (ld_out apart), batch matrices stride_in / stride_out elements apart.
+struct TransposeShape {
+  long long rows;        ///< rows of each input matrix
+  long long cols;        ///< columns of each input matrix
+  long long ld_in;       ///< elements from one input row to the next (>= cols)
+  long long ld_out;      ///< elements from one output row to the next (>= rows)
+  long long batch;       ///< number of matrices
+  long long stride_in;   ///< elements from one input matrix to the next
+  long long stride_out;  ///< elements from one output matrix to the next
+};
+
+/// Elements from the first to one past the last element a matrix of `rows` rows of `cols`, `ld`
+/// apart, touches (0 for an empty one).
+SMEMTILE_HOST_DEVICE constexpr long long matrix_span(long long rows, long long cols, long long ld) {
+  return rows == 0 || cols == 0 ? 0 : (rows - 1) * ld + cols;
+}
+
+/// Why device_transpose cannot run on these arguments, or nullptr when it can. `in` and `out` are
+/// the addresses (as integers, so that this is testable on the host); element size and alignment
+/// in bytes. An empty transpose (rows, cols or batch 0) is valid whatever the pointers are.
+SMEMTILE_HOST_DEVICE constexpr const char* transpose_argument_error(unsigned long long in, unsigned long long out,
+                                                                    TransposeShape s, int elem_bytes,
+                                                                    int elem_alignment) {
+  if (s.rows < 0 || s.cols < 0) return "rows and cols must not be negative";
+  if (s.batch < 0) return "the batch count must not be negative";
+  if (s.rows > INT_MAX || s.cols > INT_MAX) return "rows and cols must fit in an int";
+  if (s.rows == 0 || s.cols == 0 || s.batch == 0) return nullptr;  // nothing to do
+  if (in == 0 || out == 0) return "in and out must not be null";
+  if (in % elem_alignment != 0 || out % elem_alignment != 0)
+    return "in and out must be aligned for the element type";
+  if (s.ld_in < s.cols) return "ld_in (the input's pitch, in elements) is smaller than a row (cols)";
+  if (s.ld_out < s.rows) return "ld_out (the output's pitch, in elements) is smaller than an output row (rows)";
+  if (s.ld_in > INT_MAX || s.ld_out > INT_MAX) return "pitches must fit in an int";
+  const long long span_in = matrix_span(s.rows, s.cols, s.ld_in);
+  const long long span_out = matrix_span(s.cols, s.rows, s.ld_out);
+  if (s.batch > 1 && s.stride_out < span_out)
+    return "stride_out is smaller than one output matrix: the batch's outputs would overlap";
+  if (s.batch > 1 && s.stride_in < 0) return "stride_in must not be negative";
+  const long long last_in = (s.batch - 1) * s.stride_in + span_in;  // elements, from in
+  const long long last_out = (s.batch - 1) * s.stride_out + span_out;
+  const unsigned long long in_end = in + static_cast<unsigned long long>(last_in) * elem_bytes;
+  const unsigned long long out_end = out + static_cast<unsigned long long>(last_out) * elem_bytes;
+  if (in < out_end && out < in_end)
+    return "in and out overlap: an in-place transpose is not supported (use a separate output)";
+  return nullptr;
+}
+
+/// The tile device_transpose uses for elements of ElemBytes bytes (256 threads per block).
+template <int ElemBytes>
+struct TransposeTileShape;
+/// 1-byte elements: 64 x 128 (4 x 4 byte blocks, two per thread).
+template <> struct TransposeTileShape<1> { static constexpr int rows = 64, cols = 128; };
+/// 2-byte elements: 64 x 64 (2 x 2 blocks of halves, four per thread).
+template <> struct TransposeTileShape<2> { static constexpr int rows = 64, cols = 64; };
+/// 4-byte elements: 64 x 64 (one 4 x 4 block per thread).
+template <> struct TransposeTileShape<4> { static constexpr int rows = 64, cols = 64; };
+/// 8-byte elements: 64 x 32 (two 2 x 2 blocks per thread).
+template <> struct TransposeTileShape<8> { static constexpr int rows = 64, cols = 32; };
+/// 16-byte elements: 32 x 32 (four elements per thread).
+template <> struct TransposeTileShape<16> { static constexpr int rows = 32, cols = 32; };
+
+#if defined(__CUDACC__)
+
+namespace detail {
+
+inline constexpr int transpose_threads = 256;
+// At least 4 blocks (1024 threads) per multiprocessor: caps registers at 64 per thread, which the
+// fast path needs far less than; the slow edge paths may then take longer, not the interior.
+inline constexpr int transpose_min_blocks = 4;
+
+// The bits of an element: one kernel per (size, alignment), whatever the type, held in the widest
+// words its alignment allows (so that moving one is one or a few register moves, not byte packing).
+template <int Align>
+using AlignedWord = std::conditional_t<Align >= 8, unsigned long long,
+                                       std::conditional_t<Align >= 4, unsigned, std::conditional_t<Align >= 2, unsigned short, unsigned char>>>;
+template <int Size, int Align>
+struct alignas(Align) ElementBits {
+  AlignedWord<(Align < Size ? Align : Size)> words[Size / sizeof(AlignedWord<(Align < Size ? Align : Size)>)];
+};
+
+template <class Bits>
+__global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
+    transpose_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                     long long stride_in, long long stride_out, int tiles_down) {
+  using Shape = TransposeTileShape<static_cast<int>(sizeof(Bits))>;
+  using Block = FixedThreadBlock<transpose_threads>;
+  __shared__ TransposeTile<Bits, Shape::rows, Shape::cols> tile;
+  for (int z = static_cast<int>(blockIdx.z); z < batch; z += static_cast<int>(gridDim.z)) {
+    const auto source = make_global_matrix(in + z * stride_in, rows, cols, ld_in);
+    const auto target = make_global_matrix(out + z * stride_out, cols, rows, ld_out);
+    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < tiles_down; tile_row += static_cast<int>(gridDim.y)) {
+      const Coord origin{tile_row * Shape::rows, static_cast<int>(blockIdx.x) * Shape::cols};
+      copy_global_to_tile(source, origin, tile, boundary::Zero{}, Block{});
+      __syncthreads();
+      copy_tile_to_global_transposed(tile, target, origin.transposed(), Block{});
+      __syncthreads();  // the next tile reuses the shared memory
+    }
+  }
+}
+
+inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
+  LaunchStatus status;
+  status.error = error;
+  status.message = std::move(message);
+  return status;
+}
+
+}  // namespace detail
+
+/// Transposes `batch` matrices: out_b(c, r) = in_b(r, c), in_b at in + b * stride_in (rows x cols,
+/// rows ld_in apart), out_b at out + b * stride_out (cols x rows, rows ld_out apart). Pitches and
+/// strides are in elements. Invalid arguments (null, negative sizes, pitches below a row, in and
+/// out overlapping, outputs of a batch overlapping, misaligned pointers) return a status with
+/// cudaErrorInvalidValue and a message; empty transposes return success without a launch.
+template <class T>
+LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                              long long stride_in, long long stride_out, cudaStream_t stream = 0) {
+  static_assert(std::is_trivially_copyable<T>::value, "smemtile::device_transpose: T must be trivially copyable");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "smemtile::device_transpose: elements of 1, 2, 4, 8 or 16 bytes only");
+  const TransposeShape shape{rows, cols, ld_in, ld_out, batch, stride_in, stride_out};
+  if (const char* why = transpose_argument_error(reinterpret_cast<unsigned long long>(in),
+                                                 reinterpret_cast<unsigned long long>(out), shape,
+                                                 static_cast<int>(sizeof(T)), static_cast<int>(alignof(T))))
+    return detail::transpose_status(cudaErrorInvalidValue, std::string("smemtile::device_transpose: ") + why);
+  if (rows == 0 || cols == 0 || batch == 0) return LaunchStatus{};
+
+  using Bits = detail::ElementBits<static_cast<int>(sizeof(T)), static_cast<int>(alignof(T))>;
+  using Shape = TransposeTileShape<static_cast<int>(sizeof(T))>;
+  const int tiles_across = (cols + Shape::cols - 1) / Shape::cols;
+  const int tiles_down = (rows + Shape::rows - 1) / Shape::rows;
+  const dim3 grid(static_cast<unsigned>(tiles_across), static_cast<unsigned>(tiles_down < 65535 ? tiles_down : 65535),
+                  static_cast<unsigned>(batch < 65535 ? batch : 65535));
+  detail::transpose_kernel<Bits><<<grid, detail::transpose_threads, 0, stream>>>(
+      reinterpret_cast<const Bits*>(in), reinterpret_cast<Bits*>(out), rows, cols, ld_in, ld_out, batch, stride_in,
+      stride_out, tiles_down);
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess)
+    return detail::transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") +
+                                               cudaGetErrorString(error));
+  return LaunchStatus{};
+}
+
+/// Transposes one dense matrix: out (cols x rows) = in (rows x cols) transposed.
+template <class T>
+LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, cudaStream_t stream = 0) {
+  return device_transpose(in, out, rows, cols, cols, rows, 1, 0, 0, stream);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile
