@@ -83,5 +83,5 @@ if(failures)
   message(FATAL_ERROR "API reference: ${failure_count} problem(s) (undocumented public names, malformed doc "
                       "comments or a stale pending list):\n  ${failures}")
 endif()
-message(STATUS "API reference: every public name documented, no doc comment malformed; "
-               "${pending_count} warnings left in ${pending_files} pending header(s) listed in ${PENDING}")
+message(STATUS "API reference: no Doxygen warning outside the pending headers; ${pending_count} warnings "
+               "(printed above) in the ${pending_files} pending header(s) listed in ${PENDING}")
