@@ -77,6 +77,7 @@ foreach(path IN LISTS pending)
 endforeach()
 
 list(LENGTH pending pending_files)
+list(REMOVE_DUPLICATES failures)  # Doxygen may report one name twice
 if(failures)
   list(LENGTH failures failure_count)
   string(REPLACE ";" "\n  " failures "${failures}")
