@@ -7,6 +7,9 @@
 #   bash scripts/gpu_suite.sh            # everything
 #   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh   # without the Nsight Compute validation
 #
+# compute-sanitizer runs memcheck, racecheck, synccheck and initcheck over every GPU test program;
+# each tool's result per program is a line of the summary.
+#
 # Catch2: Debian's package file carried in .deps/ (apt-get download catch2 there, on a machine with
 # the registry), unpacked with dpkg -x; or, with SMEMTILE_CATCH2=system or no file, the system's.
 set -uo pipefail
@@ -58,7 +61,7 @@ note "unmatched test name fails" "rc=$? (must be non-zero)"
 # Which instruction count the zero-overhead test compared (SASS where cuobjdump is found).
 ctest --test-dir "$build" -R zero_overhead -V 2>&1 | grep -E "instructions|zero overhead" >"$out/zero_overhead.txt"
 note "zero overhead (seed kernels)" "$(grep -oE 'zero overhead: .*' "$out/zero_overhead.txt" | tail -n 1)"
-for label in host gpu static dynamic banks package; do
+for label in host gpu static dynamic banks package docs arch; do
   n=$(ctest --test-dir "$build" -N -L "^$label\$" 2>/dev/null | grep -oE "Total Tests: [0-9]+" | grep -oE "[0-9]+")
   [ -n "$n" ] && note "  label $label" "$n tests"
 done
@@ -72,11 +75,14 @@ for exe in "$build"/examples/*/smemtile_*; do
   note "example $name" "rc=$rc"
 done
 
-echo "== compute-sanitizer (memcheck, racecheck) on GPU test programs"
+echo "== compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on GPU test programs"
 if command -v compute-sanitizer >/dev/null; then
   for exe in $(find "$build/tests" -maxdepth 2 -type f -perm -u+x -name '*_gpu*'); do
     name=$(basename "$exe")
-    for tool in memcheck racecheck; do
+    # memcheck: out-of-bounds and misaligned accesses; racecheck: shared-memory hazards between
+    # threads; synccheck: invalid or divergent barriers; initcheck: reads of uninitialized global
+    # memory.
+    for tool in memcheck racecheck synccheck initcheck; do
       # Cases that trap on purpose (debug bounds checks) are excluded: the [death] tests that run
       # them in child processes, and the hidden [.] child cases (Catch2 2 lets a negated filter
       # select hidden tests, so they are excluded by name too).

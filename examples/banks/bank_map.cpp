@@ -160,22 +160,34 @@ void write_svg(const Options& o, const smemtile::BankCost& cost, const std::vect
     std::exit(1);
   }
   const int stride = o.cols + o.pad;
-  const int cell = 26, margin = 40, header = 54;
-  const int width = margin + stride * cell + 20, height = header + o.rows * cell + 40;
+  const int cell = 26, margin = 40, header = 54, right_margin = 20, title_font_size = 12;
+  char title[256], legend[256];
+  std::snprintf(title, sizeof title, "%d x %d tile, %d-byte elements, pad %d, %s access of the first warp", o.rows,
+                o.cols, o.elem_bytes, o.pad, o.access == smemtile::Traversal::row ? "row" : "column");
+  std::snprintf(legend, sizeof legend,
+                "wavefronts %d, ideal %d, conflicts %d. Colour: bank; number: bank (top), reading lane (bottom); "
+                "red outline: conflicting word; grey: padding",
+                cost.wavefronts, cost.ideal_wavefronts, cost.conflicts);
+  // The picture is as wide as the grid or its widest text line, whichever is wider. The font is
+  // monospace, whose characters advance 0.6 em (DejaVu Sans Mono, Liberation Mono, Courier);
+  // 0.62 em leaves room for fonts a little wider.
+  auto text_width = [](const char* text, int font_size) {
+    return static_cast<int>(std::strlen(text) * static_cast<std::size_t>(font_size) * 62 / 100) + 1;
+  };
+  int width = margin + stride * cell + right_margin;
+  for (const char* line : {title, legend}) {
+    const int needed = margin + text_width(line, title_font_size) + right_margin;
+    width = needed > width ? needed : width;
+  }
+  const int height = header + o.rows * cell + 40;
   std::fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
   std::fprintf(f,
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"monospace\" font-size=\"9\">\n",
                width, height, width, height);
   std::fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-  std::fprintf(f,
-               "<text x=\"%d\" y=\"16\" font-size=\"12\">%d x %d tile, %d-byte elements, pad %d, %s access of "
-               "the first warp</text>\n",
-               margin, o.rows, o.cols, o.elem_bytes, o.pad, o.access == smemtile::Traversal::row ? "row" : "column");
-  std::fprintf(f,
-               "<text x=\"%d\" y=\"32\" font-size=\"12\">wavefronts %d, ideal %d, conflicts %d. Colour: bank; "
-               "number: bank (top), reading lane (bottom); red outline: conflicting word; grey: padding</text>\n",
-               margin, cost.wavefronts, cost.ideal_wavefronts, cost.conflicts);
+  std::fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"%d\">%s</text>\n", margin, title_font_size, title);
+  std::fprintf(f, "<text x=\"%d\" y=\"32\" font-size=\"%d\">%s</text>\n", margin, title_font_size, legend);
   for (int c = 0; c < stride; ++c)
     std::fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", margin + c * cell + cell / 2,
                  header - 4, c);
