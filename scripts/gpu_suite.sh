@@ -5,7 +5,12 @@
 # short summary table last. Logs go to $OUT (or gpu-out/).
 #
 #   bash scripts/gpu_suite.sh            # everything
-#   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh   # without the Nsight Compute validation
+#   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh         # without the Nsight Compute runs
+#   SMEMTILE_SKIP_SANITIZERS=1 bash scripts/gpu_suite.sh  # without compute-sanitizer
+#   SMEMTILE_SKIP_BENCH=1 bash scripts/gpu_suite.sh       # without the NVBench benchmarks
+#
+# The device tool brings back at most 8 files from $OUT: everything is written to gpu-out/ and
+# packed into $OUT/gpu-out.tgz at the end, beside summary.txt and the benchmark report.
 #
 # compute-sanitizer runs memcheck, racecheck, synccheck and initcheck over every GPU test program;
 # each tool's result per program is a line of the summary.
@@ -15,7 +20,8 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-out=${OUT:-$root/gpu-out}
+out=$root/gpu-out
+rm -rf "$out"
 mkdir -p "$out"
 build=${SMEMTILE_GPU_BUILD:-$root/build-gpu}
 jobs=$(nproc)
@@ -61,7 +67,7 @@ note "unmatched test name fails" "rc=$? (must be non-zero)"
 # Which instruction count the zero-overhead test compared (SASS where cuobjdump is found).
 ctest --test-dir "$build" -R zero_overhead -V 2>&1 | grep -E "instructions|zero overhead" >"$out/zero_overhead.txt"
 note "zero overhead (seed kernels)" "$(grep -oE 'zero overhead: .*' "$out/zero_overhead.txt" | tail -n 1)"
-for label in host gpu static dynamic banks package docs arch; do
+for label in host gpu static dynamic banks package docs arch copy async transpose stencil; do
   n=$(ctest --test-dir "$build" -N -L "^$label\$" 2>/dev/null | grep -oE "Total Tests: [0-9]+" | grep -oE "[0-9]+")
   [ -n "$n" ] && note "  label $label" "$n tests"
 done
@@ -76,7 +82,7 @@ for exe in "$build"/examples/*/smemtile_*; do
 done
 
 echo "== compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on GPU test programs"
-if command -v compute-sanitizer >/dev/null; then
+if [ -z "${SMEMTILE_SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
   for exe in $(find "$build/tests" -maxdepth 2 -type f -perm -u+x -name '*_gpu*'); do
     name=$(basename "$exe")
     # memcheck: out-of-bounds and misaligned accesses; racecheck: shared-memory hazards between
@@ -99,6 +105,27 @@ if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -x scripts/bank_validation/run.sh ]; the
   note "bank validation" "$(grep -E '[0-9]+ cases, [0-9]+ match' "$out/bank_validation.log" | tail -n 1) rc=$rc"
 fi
 
+if [ -z "${SMEMTILE_SKIP_BENCH:-}" ]; then
+  echo "== benchmarks (NVBench)"
+  bash scripts/run_benchmarks.sh "$build" "$out/bench" >"$out/bench.log" 2>&1; rc=$?
+  note "benchmarks" "rc=$rc (report: bench/benchmarks.md)"
+fi
+
+if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -x scripts/bench_bank_conflicts.sh ]; then
+  echo "== bank conflicts of the benchmark kernels (Nsight Compute)"
+  bash scripts/bench_bank_conflicts.sh "$build" "$out/bench_ncu.md" >"$out/bench_ncu.log" 2>&1; rc=$?
+  note "ncu bank conflicts (bench kernels)" "$(tail -n 1 "$out/bench_ncu.log") rc=$rc"
+fi
+
+{
+  echo "== summary ($(cat "$out/device.txt"))"
+  printf '%s\n' "${summary[@]}"
+} >"$out/summary.txt"
+if [ -n "${OUT:-}" ]; then
+  tar czf "$OUT/gpu-out.tgz" -C "$root" gpu-out
+  cp "$out/summary.txt" "$OUT/"
+  [ -f "$out/bench/benchmarks.md" ] && cp "$out/bench/benchmarks.md" "$OUT/"
+fi
+[ -f "$out/bench/benchmarks.md" ] && cat "$out/bench/benchmarks.md"
 echo
-echo "== summary ($(cat "$out/device.txt"))"
-printf '%s\n' "${summary[@]}"
+cat "$out/summary.txt"

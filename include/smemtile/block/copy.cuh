@@ -227,8 +227,10 @@ struct SyncMove {
 template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {
-  using Vector = typename VectorOf<Bytes>::type;
   using Element = std::remove_const_t<T>;
+  // A unit of one element moves as the element type itself, so that an element aligned below its
+  // size (struct {float x, y;}) is accessed as its alignment allows, not as one 8-byte vector.
+  using Vector = std::conditional_t<Bytes == static_cast<int>(sizeof(Element)), Element, typename VectorOf<Bytes>::type>;
   constexpr int per_unit = Bytes / static_cast<int>(sizeof(Element));
   const int units_per_row = region.cols / per_unit;
   const int units = region.rows * units_per_row;

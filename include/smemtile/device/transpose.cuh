@@ -84,15 +84,30 @@ SMEMTILE_HOST_DEVICE constexpr const char* transpose_argument_error(unsigned lon
 template <int ElemBytes>
 struct TransposeTileShape;
 /// 1-byte elements: 64 x 128 (4 x 4 byte blocks, two per thread).
-template <> struct TransposeTileShape<1> { static constexpr int rows = 64, cols = 128; };
+template <> struct TransposeTileShape<1> {
+  static constexpr int rows = 64;  ///< tile rows
+  static constexpr int cols = 128;  ///< tile columns
+};
 /// 2-byte elements: 64 x 64 (2 x 2 blocks of halves, four per thread).
-template <> struct TransposeTileShape<2> { static constexpr int rows = 64, cols = 64; };
+template <> struct TransposeTileShape<2> {
+  static constexpr int rows = 64;  ///< tile rows
+  static constexpr int cols = 64;  ///< tile columns
+};
 /// 4-byte elements: 64 x 64 (one 4 x 4 block per thread).
-template <> struct TransposeTileShape<4> { static constexpr int rows = 64, cols = 64; };
+template <> struct TransposeTileShape<4> {
+  static constexpr int rows = 64;  ///< tile rows
+  static constexpr int cols = 64;  ///< tile columns
+};
 /// 8-byte elements: 64 x 32 (two 2 x 2 blocks per thread).
-template <> struct TransposeTileShape<8> { static constexpr int rows = 64, cols = 32; };
+template <> struct TransposeTileShape<8> {
+  static constexpr int rows = 64;  ///< tile rows
+  static constexpr int cols = 32;  ///< tile columns
+};
 /// 16-byte elements: 32 x 32 (four elements per thread).
-template <> struct TransposeTileShape<16> { static constexpr int rows = 32, cols = 32; };
+template <> struct TransposeTileShape<16> {
+  static constexpr int rows = 32;  ///< tile rows
+  static constexpr int cols = 32;  ///< tile columns
+};
 
 #if defined(__CUDACC__)
 
