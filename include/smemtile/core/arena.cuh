@@ -37,80 +37,89 @@
 
 namespace smemtile {
 
-// The largest alignment a region can ask for: 1024 bytes, what Hopper's 128-byte TMA swizzle needs
-// of a tile's first byte; nothing in shared memory needs more.
+/// The largest alignment a region can ask for: 1024 bytes, what Hopper's 128-byte TMA swizzle needs
+/// of a tile's first byte; nothing in shared memory needs more.
 inline constexpr std::size_t max_carve_alignment = 1024;
 
-// The alignment of the start of dynamic shared memory that smemtile relies on. CUDA aligns it to 16
-// bytes; larger alignments are made on the device at run time, and their cost (at most alignment
-// - 16 bytes) is included in SharedMemoryPlan::launch_bytes().
+/// The alignment of the start of dynamic shared memory that smemtile relies on. CUDA aligns it to 16
+/// bytes; larger alignments are made on the device at run time, and their cost (at most alignment
+/// minus 16 bytes) is included in SharedMemoryPlan::launch_bytes().
 inline constexpr std::size_t dynamic_shared_base_alignment = 16;
 
-// A limit far above any device's shared memory (227 KB on an H100) that keeps every size and
-// offset computation far from std::size_t overflow.
+/// The most bytes a carving may span (2 GiB): far above any device's shared memory (227 KB on an
+/// H100), it keeps every size and offset computation far from std::size_t overflow.
 inline constexpr std::size_t max_carve_bytes = std::size_t(1) << 31;
 
+/// Whether `n` is a power of two (0 is not).
 SMEMTILE_HOST_DEVICE constexpr bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
-// The smallest multiple of `alignment` (a power of two) that is >= n.
+/// The smallest multiple of `alignment` (a power of two) that is >= n.
 SMEMTILE_HOST_DEVICE constexpr std::size_t align_up(std::size_t n, std::size_t alignment) {
   return (n + alignment - 1) & ~(alignment - 1);
 }
 
-// A compile-time alignment request, checked where it is written: arena.array<float>(64, align_to<128>).
+/// A compile-time alignment request, checked where it is written: `arena.array<float>(64, align_to<128>)`.
+/// `Bytes` must be a power of two no larger than max_carve_alignment.
 template <std::size_t Bytes>
 struct AlignTo {
   static_assert(is_power_of_two(Bytes), "smemtile: a carve alignment must be a power of two");
   static_assert(Bytes <= max_carve_alignment, "smemtile: a carve alignment cannot exceed 1024 bytes");
-  static constexpr std::size_t value = Bytes;
+  static constexpr std::size_t value = Bytes;  ///< the requested alignment, in bytes
 };
+/// A compile-time alignment of `Bytes` bytes, to pass where a carve takes an alignment:
+/// `arena.tile<float>(rows, cols, 1, align_to<128>)`.
 template <std::size_t Bytes>
 inline constexpr AlignTo<Bytes> align_to{};
 
-// One carved region: `bytes` bytes at `offset` from the arena's base, aligned to `alignment`.
+/// One carved region: `bytes` bytes at `offset` from the arena's base, aligned to `alignment`.
 struct CarvedRegion {
-  std::size_t offset;
-  std::size_t bytes;
-  std::size_t alignment;
+  std::size_t offset;  ///< where the region starts, in bytes from the arena's base
+  std::size_t bytes;  ///< the region's size in bytes
+  std::size_t alignment;  ///< the alignment its offset was rounded up to (requested or the type's, the larger)
 };
 
-// The carving arithmetic, the one place where an offset is chosen: the next region starts at the
-// first multiple of its alignment at or after the bytes already used.
+/// The carving arithmetic, the one place where an offset is chosen: a region of `bytes` bytes placed
+/// after `used` bytes starts at the first multiple of `alignment` at or after `used`.
 SMEMTILE_HOST_DEVICE constexpr CarvedRegion place_region(std::size_t used, std::size_t bytes, std::size_t alignment) {
   return CarvedRegion{align_up(used, alignment), bytes, alignment};
 }
 
-// What a carving description needs, as counted on the host (plan_shared_memory).
+/// What a carving description needs, as counted on the host (plan_shared_memory): the bytes and
+/// base alignment to launch with, or the first invalid request it made.
 struct SharedMemoryPlan {
-  std::size_t carved_bytes = 0;    // end of the last region, counted from a base aligned to base_alignment
-  std::size_t base_alignment = 1;  // the largest alignment any region asked for
-  int regions = 0;                 // how many regions were carved
-  const char* error = nullptr;     // the first invalid request (nullptr: none) ...
-  long long error_value = 0;       // ... and the value that made it invalid
+  std::size_t carved_bytes = 0;    ///< end of the last region, counted from a base aligned to base_alignment
+  std::size_t base_alignment = 1;  ///< the largest alignment any region asked for
+  int regions = 0;                 ///< how many regions were carved
+  const char* error = nullptr;     ///< what the first invalid request did wrong (nullptr: none)
+  long long error_value = 0;       ///< the value that made that request invalid
 
+  /// Whether every request was valid (error is null), so the plan can be launched with.
   SMEMTILE_HOST_DEVICE constexpr bool ok() const { return error == nullptr; }
 
-  // The dynamic shared memory to launch with: the carved bytes, plus room to move the base up to
-  // base_alignment when that exceeds the 16 bytes CUDA guarantees for the start of dynamic memory.
+  /// The dynamic shared memory to launch with: the carved bytes, plus room to move the base up to
+  /// base_alignment when that exceeds the 16 bytes CUDA guarantees for the start of dynamic memory.
   SMEMTILE_HOST_DEVICE constexpr std::size_t launch_bytes() const {
     return carved_bytes +
            (base_alignment > dynamic_shared_base_alignment ? base_alignment - dynamic_shared_base_alignment : 0);
   }
 };
 
-// Hands out consecutive, aligned regions of a block of memory, or only counts them.
-//  - Arena::counting(): no memory; every request is checked and counted, pointers are null. The
-//    base is taken to be aligned to whatever the regions ask for (recorded in the plan).
-//  - Arena::over(base, capacity): real pointers into [base, base + capacity). The base's own
-//    alignment bounds what regions can ask for.
-//  - Arena::dynamic_shared(alignment) (device): over the kernel's dynamic shared memory, its base
-//    moved up to `alignment`; normally created for you by carve_dynamic_shared_memory.
+/// Hands out consecutive, aligned regions of a block of memory, or only counts them.
+///  - Arena::counting(): no memory; every request is checked and counted, pointers are null. The
+///    base is taken to be aligned to whatever the regions ask for (recorded in the plan).
+///  - Arena::over(base, capacity): real pointers into [base, base + capacity). The base's own
+///    alignment bounds what regions can ask for.
+///  - Arena::dynamic_shared(alignment) (device): over the kernel's dynamic shared memory, its base
+///    moved up to `alignment`; normally created for you by carve_dynamic_shared_memory.
 class Arena {
  public:
+  /// An arena without memory that checks and counts every request (its pointers are null); its
+  /// plan() is what plan_shared_memory returns.
   SMEMTILE_HOST_DEVICE static constexpr Arena counting() { return Arena(Mode::counting, nullptr, max_carve_bytes, 1, 0); }
 
-  // An arena over `capacity` bytes at `base` (host or device memory). Regions may ask for at most
-  // the alignment of `base` itself (capped at 1024). `base` must not be null (null means counting).
+  /// An arena over `capacity` bytes at `base` (host or device memory). Regions may ask for at most
+  /// the alignment of `base` itself (capped at 1024). `base` must not be null (null means counting).
+  /// A request that does not fit or is invalid returns a null pointer and is recorded in plan().
   SMEMTILE_HOST_DEVICE static Arena over(void* base, std::size_t capacity) {
     SMEMTILE_CHECK(base != nullptr, "Arena::over: the base must not be null (use Arena::counting to count)",
                    capacity, 0, 0, 0);
@@ -119,17 +128,17 @@ class Arena {
   }
 
 #if defined(__CUDACC__)
-  // An arena over this launch's dynamic shared memory, whose base is moved up to `base_alignment`
-  // (a power of two <= 1024). Its capacity is what the launch actually gave (%dynamic_smem_size).
-  // It trusts the host's plan: launch_with_plan checked the same carving (its arguments, and the
-  // bytes against the launch) before the kernel ran, so in release builds it checks nothing and
-  // every region is base + offset (which keeps accesses in the shared window, LDS/STS). Debug
-  // builds (SMEMTILE_BOUNDS_CHECKS) check every request and trap on overflow with the byte counts.
+  /// An arena over this launch's dynamic shared memory, whose base is moved up to `base_alignment`
+  /// (a power of two <= 1024). Its capacity is what the launch actually gave (%dynamic_smem_size).
+  /// It trusts the host's plan: launch_with_plan checked the same carving (its arguments, and the
+  /// bytes against the launch) before the kernel ran, so in release builds it checks nothing and
+  /// every region is base + offset (which keeps accesses in the shared window, LDS/STS). Debug
+  /// builds (SMEMTILE_BOUNDS_CHECKS) check every request and trap on overflow with the byte counts.
   SMEMTILE_DEVICE static Arena dynamic_shared(std::size_t base_alignment);
 #endif
 
   // ---- carving -----------------------------------------------------------------------------------
-  // `count` elements of T, aligned to max(alignment, alignof(T)). Uninitialized.
+  /// `count` elements of T, aligned to max(alignment, alignof(T)). Uninitialized.
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr T* array(std::size_t count, std::size_t alignment = alignof(T)) {
     static_assert(std::is_trivially_copyable<T>::value,
@@ -141,26 +150,28 @@ class Arena {
     }
     return pointer_at<T>(take(bytes_of<T>(count), alignment, alignof(T), sizeof(T)));
   }
+  /// array(count, alignment) with the alignment given at compile time: `array<float>(n, align_to<128>)`.
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* array(std::size_t count, AlignTo<Align>) {
     return array<T>(count, Align);
   }
 
-  // One T (a CUB TempStorage, a struct of flags, ...), aligned to max(alignment, alignof(T)).
-  // Uninitialized: the pointer is for placement or for types that need no construction.
+  /// One T (a CUB TempStorage, a struct of flags, ...), aligned to max(alignment, alignof(T)).
+  /// Uninitialized: the pointer is for placement or for types that need no construction.
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr T* object(std::size_t alignment = alignof(T)) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "smemtile: carved objects are not constructed; the type must be trivially copyable");
     return pointer_at<T>(take(bytes_of<T>(1), alignment, alignof(T), sizeof(T)));
   }
+  /// object(alignment) with the alignment given at compile time: `object<Flags>(align_to<16>)`.
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr T* object(AlignTo<Align>) {
     return object<T>(Align);
   }
 
-  // A rows x cols RuntimeTile with `pad` unused elements after each row, aligned to
-  // max(alignment, alignof(T)).
+  /// A rows x cols RuntimeTile with `pad` unused elements after each row, aligned to
+  /// max(alignment, alignof(T)). Uninitialized.
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad = 0, std::size_t alignment = 1) {
     note_alignment(alignment, alignof(T));
@@ -170,12 +181,14 @@ class Arena {
     }
     return tile<T>(RuntimePaddedLayout{rows, cols, pad}, alignment);
   }
+  /// tile(rows, cols, pad, alignment) with the alignment given at compile time:
+  /// `tile<float>(rows, cols, 1, align_to<128>)`.
   template <class T, std::size_t Align>
   SMEMTILE_HOST_DEVICE constexpr RuntimeTile<T> tile(int rows, int cols, int pad, AlignTo<Align>) {
     return tile<T>(rows, cols, pad, Align);
   }
 
-  // A 1D tile of `size` elements, accessed as t(i), aligned to max(alignment, alignof(T)).
+  /// A 1D tile of `size` elements, accessed as t(i), aligned to max(alignment, alignof(T)). Uninitialized.
   template <class T>
   SMEMTILE_HOST_DEVICE constexpr RuntimeTile1D<T> tile_1d(int size, std::size_t alignment = 1) {
     note_alignment(alignment, alignof(T));
@@ -186,7 +199,8 @@ class Arena {
     return tile<T>(RuntimeLinearLayout{size}, alignment);
   }
 
-  // A tile over any layout (layout.cuh), aligned to max(alignment, alignof(T), layout's base_alignment).
+  /// A tile over any layout (layout.cuh), aligned to max(alignment, alignof(T), layout's base_alignment).
+  /// Uninitialized.
   template <class T, class Layout, class = std::enable_if_t<std::is_class<Layout>::value>>
   SMEMTILE_HOST_DEVICE constexpr TileRef<T, Layout> tile(const Layout& layout, std::size_t alignment = 1) {
     static_assert(std::is_trivially_copyable<T>::value,
@@ -203,15 +217,18 @@ class Arena {
   }
 
   // ---- what has been carved ----------------------------------------------------------------------
+  /// Whether this arena only counts (Arena::counting): its pointers are null.
   SMEMTILE_HOST_DEVICE constexpr bool is_counting() const { return mode_ == Mode::counting; }
-  // Bytes used from the base, alignment gaps included.
+  /// Bytes used from the base, alignment gaps included.
   SMEMTILE_HOST_DEVICE constexpr std::size_t used() const { return used_; }
-  // Bytes from the base to the end of the memory (counting: max_carve_bytes).
+  /// Bytes from the base to the end of the memory (counting: max_carve_bytes).
   SMEMTILE_HOST_DEVICE constexpr std::size_t capacity() const { return capacity_; }
-  // The alignment the base provides (counting: the largest asked for so far).
+  /// The alignment the base provides (counting: the largest asked for so far).
   SMEMTILE_HOST_DEVICE constexpr std::size_t base_alignment() const { return base_alignment_; }
-  // The most recent region (offset from the base); {0, 0, 1} before the first.
+  /// The most recent region (offset from the base); {0, 0, 1} before the first.
   SMEMTILE_HOST_DEVICE constexpr CarvedRegion last_region() const { return last_; }
+  /// What has been carved so far, as a SharedMemoryPlan: bytes used, base alignment, region count
+  /// and the first invalid request.
   SMEMTILE_HOST_DEVICE constexpr SharedMemoryPlan plan() const {
     SharedMemoryPlan result;
     result.carved_bytes = used_;
@@ -357,9 +374,9 @@ class Arena {
   long long error_value_ = 0;
 };
 
-// Runs a carving description on a counting arena: the bytes to launch with, the base alignment,
-// and the first invalid request if any. `carve(arena, args...)` must only carve (no other effects):
-// it also runs on the device, where its result is used.
+/// Runs a carving description on a counting arena: the bytes to launch with, the base alignment,
+/// and the first invalid request if any. `carve(arena, args...)` must only carve (no other effects):
+/// it also runs on the device, where its result is used.
 template <class Carve, class... Args>
 SMEMTILE_HOST_DEVICE constexpr SharedMemoryPlan plan_shared_memory(Carve&& carve, const Args&... args) {
   Arena arena = Arena::counting();
@@ -382,8 +399,8 @@ SMEMTILE_DEVICE unsigned char* dynamic_shared_memory_start() {
 
 }  // namespace detail
 
-// The dynamic shared memory this launch was given, in bytes (the third <<<>>> argument), read from
-// the PTX special register %dynamic_smem_size.
+/// The dynamic shared memory this launch was given, in bytes (the third <<<>>> argument), read from
+/// the PTX special register %dynamic_smem_size.
 SMEMTILE_DEVICE unsigned dynamic_shared_memory_size() {
   unsigned bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));  // not volatile: unused, it costs nothing
@@ -404,9 +421,9 @@ SMEMTILE_DEVICE Arena Arena::dynamic_shared(std::size_t base_alignment) {
   return Arena(Mode::trusted, start + shift, size > shift ? size - shift : 0, base_alignment, shift);
 }
 
-// Runs a carving description on this launch's dynamic shared memory and returns what it returns.
-// A counting pass first finds the base alignment the regions need (plain arithmetic that folds to
-// a constant when the alignments are compile-time), exactly as plan_shared_memory did on the host.
+/// Runs a carving description on this launch's dynamic shared memory and returns what it returns.
+/// A counting pass first finds the base alignment the regions need (plain arithmetic that folds to
+/// a constant when the alignments are compile-time), exactly as plan_shared_memory did on the host.
 template <class Carve, class... Args>
 SMEMTILE_DEVICE auto carve_dynamic_shared_memory(Carve&& carve, const Args&... args) {
   const SharedMemoryPlan plan = plan_shared_memory(carve, args...);

@@ -22,17 +22,19 @@
 
 namespace smemtile {
 
-// The outcome of preparing or launching: error == cudaSuccess, or a CUDA error and why.
+/// The outcome of preparing or launching: error == cudaSuccess, or a CUDA error and why.
 struct LaunchStatus {
-  cudaError_t error = cudaSuccess;
-  std::size_t dynamic_bytes = 0;  // the dynamic shared memory the launch gets (the plan's launch_bytes)
-  std::string message;            // empty on success
+  cudaError_t error = cudaSuccess;  ///< cudaSuccess, or what went wrong
+  std::size_t dynamic_bytes = 0;  ///< the dynamic shared memory the launch gets (the plan's launch_bytes)
+  std::string message;            ///< empty on success
 
+  /// True on success (error == cudaSuccess): `if (!status) report(status.message);`.
   explicit operator bool() const { return error == cudaSuccess; }
 };
 
-// Why a kernel with `static_bytes` of static shared memory cannot be given `dynamic_bytes` of dynamic
-// shared memory on a device allowing `per_block_limit` bytes per block (opt-in), or "" if it can.
+/// Why a kernel with `static_bytes` of static shared memory cannot be given `dynamic_bytes` of dynamic
+/// shared memory on a device allowing `per_block_limit` bytes per block (opt-in), or "" if it can.
+/// `device` is only named in the message.
 inline std::string shared_memory_limit_error(std::size_t dynamic_bytes, std::size_t static_bytes,
                                              std::size_t per_block_limit, int device) {
   if (dynamic_bytes + static_bytes <= per_block_limit) return std::string();
@@ -43,15 +45,16 @@ inline std::string shared_memory_limit_error(std::size_t dynamic_bytes, std::siz
          " bytes per block (cudaDevAttrMaxSharedMemoryPerBlockOptin); carve less per block";
 }
 
-// The message for a plan whose description made an invalid request, or "" for a valid plan.
+/// The message for a plan whose description made an invalid request, or "" for a valid plan.
 inline std::string plan_error(const SharedMemoryPlan& plan) {
   if (plan.ok()) return std::string();
   return std::string("smemtile: invalid shared memory carving: ") + plan.error + " (value " +
          std::to_string(plan.error_value) + ")";
 }
 
-// Makes `kernel` launchable with plan.launch_bytes() of dynamic shared memory on the current
-// device; on success status.dynamic_bytes is the third <<<>>> argument to use.
+/// Makes `kernel` launchable with plan.launch_bytes() of dynamic shared memory on the current
+/// device; on success status.dynamic_bytes is the third <<<>>> argument to use. Fails (without
+/// launching anything) on an invalid plan or when the bytes exceed what the device allows per block.
 template <class Kernel>
 LaunchStatus prepare_launch(Kernel* kernel, const SharedMemoryPlan& plan) {
   LaunchStatus status;
@@ -94,8 +97,8 @@ LaunchStatus prepare_launch(Kernel* kernel, const SharedMemoryPlan& plan) {
 }
 
 #if defined(__CUDACC__)
-// prepare_launch, then kernel<<<grid, block, plan.launch_bytes(), stream>>>(args...). Does not wait
-// for the kernel: the status covers the preparation and the launch itself (cudaGetLastError).
+/// prepare_launch, then kernel<<<grid, block, plan.launch_bytes(), stream>>>(args...). Does not wait
+/// for the kernel: the status covers the preparation and the launch itself (cudaGetLastError).
 template <class... Params, class... Args>
 LaunchStatus launch_with_plan(void (*kernel)(Params...), dim3 grid, dim3 block, const SharedMemoryPlan& plan,
                               cudaStream_t stream, Args&&... args) {
