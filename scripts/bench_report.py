@@ -14,6 +14,11 @@ the ratio to cudaMemcpy per implementation, then library / peer ratios.
 
 Prints the markdown (GPU name on top), and with --out writes benchmarks.md and <program>.svg there
 (a bar chart of each case's ratio to cudaMemcpy, the GPU's name in the title).
+
+A program with a smemtile_transpose benchmark (transpose_bench) gets its own section instead: one
+row per (element size, shape) with smemtile's GB/s, its % of cudaMemcpy, smemtile / each peer
+(cublas_geam, cublas_cgeam, course_transpose, handwritten_transpose), the issue's target and a
+pass/miss column, then every implementation's % of cudaMemcpy; its plot is transpose.svg.
 """
 import argparse
 import datetime
@@ -29,7 +34,7 @@ TARGETS = [
 ]
 # NVBench's names of the element types used, with their sizes (for the case labels).
 TYPE_BYTES = {"U8": 1, "I8": 1, "U16": 2, "I16": 2, "F16": 2, "U32": 4, "I32": 4, "F32": 4, "U64": 8,
-              "I64": 8, "F64": 8, "B16": 16}
+              "I64": 8, "F64": 8, "C64": 8, "B16": 16, "C128": 16}
 
 BW_TAG = "nv/cold/bw/global/bytes_per_second"
 TIME_TAG = "nv/cold/time/gpu/mean"
@@ -218,6 +223,159 @@ def program_report(program, devices, benches):
     return lines, plot_rows, target_results
 
 
+# ---- transpose_bench: one row per (element size, shape) -------------------------------------------
+
+TRANSPOSE_LIBRARY = "smemtile_transpose"
+# (benchmark, column name); smemtile must beat those in TRANSPOSE_MUST_BEAT wherever they ran.
+TRANSPOSE_PEERS = [("cublas_geam", "geam"), ("cublas_cgeam", "Cgeam"), ("course_transpose", "course"),
+                   ("handwritten_transpose", "hand-written")]
+TRANSPOSE_MUST_BEAT = {"cublas_geam", "cublas_cgeam", "course_transpose"}
+TRANSPOSE_TARGET_TEXT = ("smemtile >= 98% of cudaMemcpy for 4-byte elements at 8192x8192, >= 95% for 1-, 2-, 8- and "
+                         "16-byte elements at 8192x8192, >= 90% at 8191x8193, 65536x1024 and 1024x65536; faster than "
+                         "cuBLAS geam and the course kernel everywhere")
+
+
+def transpose_memcpy_target(elem_bytes, shape):
+    """The issue's minimum ratio of smemtile to cudaMemcpy for this case, or None (no such target)."""
+    if shape == "8192x8192":
+        return 0.98 if elem_bytes == 4 else 0.95
+    if shape in ("8191x8193", "65536x1024", "1024x65536"):
+        return 0.90
+    return None
+
+
+def is_transpose(benches):
+    return any(name == TRANSPOSE_LIBRARY for name, _, _ in benches)
+
+
+def times(x):
+    return "n/a" if x is None else f"{x:.2f}x"
+
+
+def transpose_report(program, devices, benches):
+    """Returns (markdown lines, plot rows, plot implementations, per-row targets, results)."""
+    by_name = {name: states for name, _, states in benches}
+    baseline_states = [s for name, role, states in benches if role == "baseline" for s in states]
+    lib_states = by_name.get(TRANSPOSE_LIBRARY, [])
+    peers = [(b, col) for b, col in TRANSPOSE_PEERS if b in by_name]
+    multi_device = len({s.device for _, _, states in benches for s in states}) > 1
+
+    def find(states, device, axes):
+        return next((s for s in states if s.device == device and s.agrees(device, axes)
+                     and all(s.axes.get(k) == v for k, v in axes.items() if k in s.axes)), None)
+
+    # Cases: (device, T, Shape) of smemtile's states; element sizes ascending, shapes in run order.
+    shapes, types, devs = [], [], []
+    for s in lib_states:
+        for lst, v in ((shapes, s.axes.get("Shape", "?")), (types, s.axes.get("T", "?")), (devs, s.device)):
+            if v not in lst:
+                lst.append(v)
+    order = list(types)
+    types = sorted(types, key=lambda t: (TYPE_BYTES.get(t, 99), order.index(t)))
+    cases = [(d, t, sh) for d in devs for t in types for sh in shapes]
+
+    gpu = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
+    lines = [f"## {program}: transposes", "",
+             f"GPU: **{gpu}**. All numbers from this one run: GB/s = 10^9 bytes read + written per second "
+             f"(NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync device-to-device of the "
+             f"same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: smemtile is faster).", "",
+             f"Targets (issue): {TRANSPOSE_TARGET_TEXT}.", ""]
+    header = ["Element", "Shape", "smemtile GB/s", "% of cudaMemcpy", "target"] + \
+             [f"smemtile / {col}" for _, col in peers] + ["pass/miss"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(header) - 3) + ["---"]) + "|")
+
+    results = []  # (label, ok or None, why)
+    plot_rows, row_targets = [], []
+    plot_impls = [TRANSPOSE_LIBRARY] + [b for b, _ in peers]
+    detail = []  # rows of the every-implementation table
+    for device, t, shape in cases:
+        axes = {"T": t, "Shape": shape}
+        elem = TYPE_BYTES.get(t)
+        elem_text = f"{elem} B ({t})" if elem else t
+        dev = f" dev {device}" if multi_device else ""
+        label = f"{t} ({elem} B) {shape}{dev}" if elem else f"{t} {shape}{dev}"
+        base = find(baseline_states, device, axes)
+        base_bw = base.bw if (base and not base.skipped and base.bw) else None
+        lib = find(lib_states, device, axes)
+        lib_bw = lib.bw if (lib and not lib.skipped and lib.bw) else None
+        target = transpose_memcpy_target(elem, shape) if elem else None
+        ratio = lib_bw / base_bw if (lib_bw and base_bw) else None
+        misses, unknown = [], []
+        if lib_bw is None:
+            unknown.append("no smemtile result" if lib is None or not lib.skipped else f"smemtile skipped ({lib.skip_reason})")
+        if target is not None:
+            if ratio is None:
+                unknown.append("no ratio to cudaMemcpy")
+            elif ratio < target:
+                misses.append(f"{pct(ratio)} < {100 * target:.0f}%")
+        row = [elem_text, shape + dev, gbps(lib_bw), pct(ratio), f">= {100 * target:.0f}%" if target else "-"]
+        bars = [(TRANSPOSE_LIBRARY, ratio, "skipped" if lib and lib.skipped else ("no cudaMemcpy" if lib_bw else "not measured"))]
+        det = [elem_text, shape + dev, gbps(base_bw), pct(ratio)]
+        for bench, col in peers:
+            p = find(by_name[bench], device, axes)
+            if p is None:
+                row.append("-")
+                bars.append((bench, None, "not measured"))
+                det.append("-")
+                continue
+            if p.skipped or not p.bw:
+                row.append("n/a")
+                bars.append((bench, None, "skipped" if p.skipped else "no result"))
+                det.append("n/a")
+                continue
+            versus = lib_bw / p.bw if lib_bw else None
+            cell = times(versus)
+            if bench in TRANSPOSE_MUST_BEAT and versus is not None and versus <= 1.0:
+                misses.append(f"not faster than {col}")
+                cell = f"**{cell}**"
+            row.append(cell)
+            peer_ratio = p.bw / base_bw if base_bw else None
+            bars.append((bench, peer_ratio, "no cudaMemcpy" if peer_ratio is None else ""))
+            det.append(pct(peer_ratio))
+        if misses:
+            verdict, ok = "**miss**: " + "; ".join(misses), False
+        elif unknown:
+            verdict, ok = "n/a: " + "; ".join(unknown), None
+        else:
+            verdict, ok = "pass", True
+        row.append(verdict)
+        lines.append("| " + " | ".join(row) + " |")
+        results.append((label, ok, "; ".join(misses or unknown)))
+        plot_rows.append((label, bars))
+        row_targets.append(target)
+        detail.append(det)
+    lines.append("")
+    passed = sum(1 for r in results if r[1] is True)
+    missed = [r for r in results if r[1] is False]
+    unknown = [r for r in results if r[1] is None]
+    lines.append(f"**Targets: {passed} of {len(results)} cases pass, {len(missed)} miss"
+                 + (f", {len(unknown)} not evaluated" if unknown else "") + ".**"
+                 + (" Misses: " + "; ".join(f"{r[0]} ({r[2]})" for r in missed) + "." if missed else ""))
+    lines.append("")
+    # Every implementation against cudaMemcpy.
+    lines.append("Every implementation, % of cudaMemcpy (same run):")
+    lines.append("")
+    head2 = ["Element", "Shape", "cudaMemcpy GB/s", "smemtile"] + [col for _, col in peers]
+    lines.append("| " + " | ".join(head2) + " |")
+    lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(head2) - 2)) + "|")
+    for det in detail:
+        lines.append("| " + " | ".join(det) + " |")
+    lines.append("")
+    reasons = {}
+    for name, role, states in benches:
+        for s in states:
+            if s.skipped:
+                reasons.setdefault((name, s.skip_reason), []).append(s.axes.get("T", "?"))
+    for (name, reason), ts in reasons.items():
+        lines.append(f"- {name}: skipped for T = {', '.join(dict.fromkeys(ts))}: {reason}")
+    if "cublas_geam" in by_name:
+        lines.append("- cublas_geam is cublasSgeam for 4-byte, cublasDgeam for 8-byte and cublasZgeam for 16-byte "
+                     "elements; cuBLAS has no batched geam, so a batch is one call per matrix inside the timed region.")
+    lines.append("")
+    return lines, plot_rows, plot_impls, row_targets, results
+
+
 # ---- SVG, written by hand (no matplotlib on the GPU machine) -------------------------------------
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
@@ -228,8 +386,9 @@ def text_width(text, size):
     return len(text) * size * CHAR_W
 
 
-def svg_plot(title, subtitle, rows, impls, target=None):
-    """Horizontal grouped bars: one group per case, one bar per implementation, x = ratio."""
+def svg_plot(title, subtitle, rows, impls, target=None, row_targets=None):
+    """Horizontal grouped bars: one group per case, one bar per implementation, x = ratio.
+    row_targets: optional per-row minimum ratios (None: no mark), drawn as short red dashes."""
     font = 12
     bar_h, bar_gap, group_gap = 14, 2, 12
     label_w = max([text_width(label, font) for label, _ in rows] + [60]) + 16
@@ -300,6 +459,13 @@ def svg_plot(title, subtitle, rows, impls, target=None):
     x100 = x_of(1.0)
     out.append(f'<line x1="{x100:.1f}" y1="{top - 4}" x2="{x100:.1f}" y2="{top + plot_h}" stroke="black" '
                f'stroke-width="1.5"/>')
+    for g, row_target in enumerate(row_targets or []):
+        if row_target is None:
+            continue
+        xt = x_of(row_target)
+        y0 = top + g * group_h
+        out.append(f'<line x1="{xt:.1f}" y1="{y0 - 2}" x2="{xt:.1f}" y2="{y0 + group_h - group_gap + 2}" '
+                   f'stroke="#d62728" stroke-width="1.5" stroke-dasharray="3,2"/>')
     if target is not None:
         xt = x_of(target)
         out.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{top + plot_h}" stroke="#d62728" '
@@ -328,11 +494,16 @@ def main():
         for name in devices.values():
             if name not in gpu_names:
                 gpu_names.append(name)
+        if is_transpose(benches):
+            lines, rows, impls, row_targets, _ = transpose_report(program, devices, benches)
+            all_lines += lines
+            plots.append(("transpose", devices, rows, impls, None, row_targets))
+            continue
         lines, rows, _ = program_report(program, devices, benches)
         all_lines += lines
         impls = [name for name, role, _ in benches if role != "baseline"]
         target = next((t["min_ratio"] for t in TARGETS if t["program"] == program), None)
-        plots.append((program, devices, rows, impls, target))
+        plots.append((program, devices, rows, impls, target, None))
 
     gpu = ", ".join(gpu_names) if gpu_names else "unknown GPU"
     stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
@@ -342,14 +513,18 @@ def main():
     md = head + all_lines
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        for program, devices, rows, impls, target in plots:
+        for program, devices, rows, impls, target, row_targets in plots:
             if not rows:
                 continue
             names = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
-            svg = svg_plot(f"{program}: throughput relative to cudaMemcpy on {names}",
-                           "bars: GB/s of each implementation / GB/s of cudaMemcpy (black line: 100%"
-                           + (f", red dashes: target {100 * target:.0f}%)" if target else ")"),
-                           rows, impls, target)
+            if row_targets is not None:
+                subtitle = ("bars: GB/s of each implementation / GB/s of cudaMemcpy, same bytes, same run "
+                            "(black line: 100%, red dashes: smemtile's target for that case)")
+            else:
+                subtitle = ("bars: GB/s of each implementation / GB/s of cudaMemcpy (black line: 100%"
+                            + (f", red dashes: target {100 * target:.0f}%)" if target else ")"))
+            svg = svg_plot(f"{program}: throughput relative to cudaMemcpy on {names}", subtitle,
+                           rows, impls, target, row_targets)
             with open(os.path.join(args.out, f"{program}.svg"), "w") as f:
                 f.write(svg)
             md += [f"![{program}: ratio to cudaMemcpy]({program}.svg)", ""]

@@ -6,10 +6,11 @@
 #   bash scripts/run_benchmarks.sh <build-dir> <out-dir>
 #
 # Writes to <out-dir>: <name>.json / .csv / .md (NVBench), <name>.log (stdout and stderr),
-# benchmarks.md (the report's tables) and <name>.svg (ratio to cudaMemcpy per case).
+# benchmarks.md (the report's tables) and <name>.svg (ratio to cudaMemcpy per case; transpose.svg for
+# transpose_bench).
 # Environment:
 #   SMEMTILE_BENCH_DEVICES   NVBench device ids (default 0: one GPU, whatever the machine has)
-#   SMEMTILE_BENCH_ARGS      NVBench measurement options replacing the defaults below
+#   SMEMTILE_BENCH_ARGS      NVBench measurement options replacing the defaults below (every program)
 # Exit status: 0 when every program ran and its output checks passed, else 1 (2: nothing to run).
 # The GPU's clocks and persistence mode are left alone (no --lock-gpu-clocks, no --persistence-mode).
 set -uo pipefail
@@ -31,11 +32,22 @@ nvlib="$root/.nvbench/cuda/bench/cu13/nvbench/lib"
 # relative noise is under 0.5% or stable (and 0.5 s of GPU time), at most 5 s wall per case.
 # Every case moves 256 MiB each way, so one case is ~0.2 ms; ~21 cases take well under 2 minutes.
 default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-batch)
+# transpose_bench has ~150 states (5 element types x 6 shapes x 6 implementations, some skipped),
+# from 2 MiB to 2 GiB moved each: at least 10 samples, until the noise is under 1% and 0.05 s of GPU
+# time, at most 1 s wall per state (well under 4 minutes in all).
+light_args=(--min-samples 10 --max-noise 1 --min-time 0.05 --timeout 1 --no-batch)
 if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
-  read -r -a measure_args <<<"$SMEMTILE_BENCH_ARGS"
-else
-  measure_args=("${default_args[@]}")
+  read -r -a user_args <<<"$SMEMTILE_BENCH_ARGS"
 fi
+args_for() {  # the measurement options of program $1, into measure_args
+  if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
+    measure_args=("${user_args[@]}")
+  elif [ "$1" = transpose_bench ]; then
+    measure_args=("${light_args[@]}")
+  else
+    measure_args=("${default_args[@]}")
+  fi
+}
 devices=${SMEMTILE_BENCH_DEVICES:-0}
 
 names=()
@@ -71,6 +83,7 @@ for name in "${names[@]}"; do
     continue
   fi
   rm -f "$out/$name.json" "$out/$name.csv" "$out/$name.md"
+  args_for "$name"
   echo "== $name (devices $devices; ${measure_args[*]})"
   start=$(date +%s)
   "$exe" --devices "$devices" "${measure_args[@]}" \
