@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Shared-memory bank conflicts and DRAM throughput of the library's benchmark kernels, measured by
+# Nsight Compute on one launch each: smemtile_round_trip (copy_bench, every element type and tile
+# height) and smemtile::detail::transpose_kernel (transpose_bench, every element size, 8192 x 8192).
+#
+#   bash scripts/bench_bank_conflicts.sh <build-dir> <out.md>
+#
+# Runs each benchmark program once under ncu with NVBench's --profile (each state run once, no
+# timing loops), restricted with -b / -a to the smemtile states, and ncu's --kernel-name filter to
+# the library's kernels; each state launches its kernel twice (the output check, then the run), the
+# table keeps the first launch of each kernel. Writes a markdown table (kernel, element type,
+# shared load / store bank conflicts and wavefronts, DRAM % of peak) to out.md and prints it; the
+# last line is "N kernels, M with bank conflicts". Exit status: 0 when every kernel was measured,
+# 1 when something failed, 2 when ncu or the programs are missing. ~1 minute on an H100.
+# Environment: NCU (ncu's path). ncu needs the GPU's performance counters (root, or
+# NVreg_RestrictProfilingToAdminUsers=0). Clocks are left alone (--clock-control none).
+set -uo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 <build-dir> <out.md>" >&2
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "$1" 2>/dev/null && pwd) || { echo "bench_bank_conflicts: no build folder $1" >&2; echo "0 kernels, 0 with bank conflicts (no build folder)"; exit 2; }
+out_md=$2
+mkdir -p "$(dirname "$out_md")"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+find_ncu() {
+  if [ -n "${NCU:-}" ]; then echo "$NCU"; return; fi
+  if command -v ncu >/dev/null 2>&1; then command -v ncu; return; fi
+  for dir in /usr/local/cuda/bin /usr/local/cuda/nsight-compute*/ /opt/nvidia/nsight-compute/*/; do
+    if [ -x "$dir/ncu" ]; then echo "$dir/ncu"; return; fi
+  done
+}
+ncu=$(find_ncu)
+if [ -z "$ncu" ]; then
+  echo "bench_bank_conflicts: ncu not found (set NCU)" >&2
+  echo "0 kernels, 0 with bank conflicts (no ncu)"
+  exit 2
+fi
+
+nvlib="$root/.nvbench/cuda/bench/cu13/nvbench/lib"
+[ -d "$nvlib" ] && export LD_LIBRARY_PATH="$nvlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# Build what is missing (a no-op after run_benchmarks.sh).
+cmake --build "$build" --target copy_bench transpose_bench -j "$(nproc)" >"$work/build.log" 2>&1 ||
+  { tail -n 5 "$work/build.log"; echo "bench_bank_conflicts: building the benchmarks failed; profiling what exists"; } >&2
+
+metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
+
+status=0
+csvs=()
+# profile <label> <kernel regex> <program> <NVBench args...>
+profile() {
+  local label=$1 regex=$2 exe=$3
+  shift 3
+  if [ ! -x "$exe" ]; then
+    echo "bench_bank_conflicts: $exe missing" >&2
+    status=1
+    return
+  fi
+  local start=$SECONDS
+  # --profile: every selected state once, no warm-up or timing loops. ncu's own limit keeps the
+  # whole script near a minute even if something hangs.
+  timeout 45 "$ncu" --clock-control none --metrics "$metrics" --kernel-name "regex:$regex" -f -o "$work/$label" \
+    "$exe" --devices 0 --profile "$@" >"$work/$label.log" 2>&1
+  local rc=$?
+  echo "== $label: ncu rc=$rc, $((SECONDS - start)) s"
+  if [ $rc -ne 0 ]; then
+    status=1
+    tail -n 15 "$work/$label.log"
+  fi
+  grep -E "WRONG OUTPUT" "$work/$label.log"
+  if [ -f "$work/$label.ncu-rep" ]; then
+    "$ncu" --import "$work/$label.ncu-rep" --csv --page details --print-kernel-base demangled \
+      >"$work/$label.csv" 2>"$work/$label.import.log" || { status=1; tail -n 5 "$work/$label.import.log"; }
+    csvs+=("$work/$label.csv")
+  fi
+}
+
+# copy_bench: every smemtile_round_trip state (5 element types x Loads 4 and 8, 256 MiB).
+profile copy '^smemtile_round_trip$' "$build/bench/copy_bench" -b smemtile_round_trip
+# transpose_bench: smemtile_transpose at 8192 x 8192, every element type.
+profile transpose '^transpose_kernel$' "$build/bench/transpose_bench" -b smemtile_transpose -a Shape=8192x8192
+
+python3 - "$out_md" "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)" "${csvs[@]}" <<'EOF'
+import csv, io, re, sys
+
+out_md, gpu, paths = sys.argv[1], sys.argv[2] or "unknown GPU", sys.argv[3:]
+COLUMNS = [("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "load conflicts"),
+           ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "store conflicts"),
+           ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "load wavefronts"),
+           ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "store wavefronts"),
+           ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM % of peak")]
+C_TYPES = {"unsigned char": "U8 (1 B)", "short": "I16 (2 B)", "float": "F32 (4 B)", "double": "F64 (8 B)",
+           "Bytes16": "B16 (16 B)"}
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except (AttributeError, ValueError):
+        return None
+
+def describe(full):
+    """(kernel, element type) from a demangled name such as
+    'void <unnamed>::smemtile_round_trip<float, 32>(const T1 *, T1 *, int, int)'."""
+    full = re.sub(r"\(anonymous namespace\)::|<unnamed>::|^\s*void\s+", "", full)
+    m = re.search(r"(\w+)\s*<(.*)>\s*\(", full)
+    if not m:
+        return full.split("(")[0].split("::")[-1], "?"
+    name, args = m.group(1), re.sub(r"\(anonymous namespace\)::|<unnamed>::|smemtile::detail::|smemtile::", "", m.group(2))
+    bits = re.match(r"ElementBits<(\d+),\s*(\d+)>$", args.strip())
+    if bits:
+        return name, f"{bits.group(1)}-byte elements (align {bits.group(2)})"
+    parts = [p.strip() for p in args.split(",")]
+    if parts and parts[0] in C_TYPES:
+        kind = C_TYPES[parts[0]]
+        return name, kind + (f", {parts[1]}-row tiles" if len(parts) > 1 else "")
+    return name, args
+
+kernels = {}  # (file, full name) -> {metric: value}, first launch (lowest ID) of each kernel
+for path in paths:
+    try:
+        text = open(path).read()
+    except OSError:
+        continue
+    lines = text.splitlines(True)
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), None)
+    if start is None:
+        continue
+    first_id = {}
+    rows = list(csv.DictReader(io.StringIO("".join(lines[start:]))))
+    for row in rows:
+        name = row.get("Kernel Name", "?")
+        kid = int(number(row.get("ID")) or 0)
+        first_id[name] = min(first_id.get(name, kid), kid)
+    for row in rows:
+        name = row.get("Kernel Name", "?")
+        if int(number(row.get("ID")) or 0) != first_id[name]:
+            continue
+        metric = row.get("Metric Name")
+        if metric in dict(COLUMNS):
+            kernels.setdefault((path, name), {})[metric] = number(row.get("Metric Value"))
+
+md = [f"# Bank conflicts of the benchmark kernels: {gpu}", "",
+      "Nsight Compute, one launch per kernel (NVBench --profile; the smemtile states: copy_bench's round trips, "
+      "transpose_bench at 8192x8192). Conflicts: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum; "
+      "wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum; DRAM: "
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed.", "",
+      "| kernel | type | load conflicts | store conflicts | load wavefronts | store wavefronts | DRAM % of peak |",
+      "|---|---|---:|---:|---:|---:|---:|"]
+with_conflicts = 0
+for (path, full), values in kernels.items():
+    kernel, kind = describe(full)
+    cells = []
+    for metric, _ in COLUMNS:
+        v = values.get(metric)
+        if v is None:
+            cells.append("n/a")
+        elif metric.startswith("dram"):
+            cells.append(f"{v:.1f}")
+        else:
+            cells.append(f"{v:,.0f}")
+    conflicts = (values.get(COLUMNS[0][0]) or 0) + (values.get(COLUMNS[1][0]) or 0)
+    with_conflicts += conflicts > 0
+    md.append(f"| {kernel} | {kind} | " + " | ".join(cells) + " |")
+if not kernels:
+    md.append("| (no kernel measured) | | | | | | |")
+md.append("")
+with open(out_md, "w") as f:
+    f.write("\n".join(md) + "\n")
+print("\n".join(md))
+print(f"{len(kernels)} kernels, {with_conflicts} with bank conflicts")
+sys.exit(0 if kernels else 1)
+EOF
+py=$?
+[ $py -ne 0 ] && status=1
+exit $status
