@@ -1,0 +1,406 @@
+// Host tests for the transpose capability, compiled by the C++ compiler (no nvcc):
+//  - TransposeLayout<R, C, E> (core/transpose_layout.cuh): a bijection onto [0, R*C), 16-byte chunks
+//    kept whole, rows kept in their row, and the chunk swizzle itself, written out independently;
+//  - the V x V block pattern of block/transpose.cuh: transpose_block enumerates every block once,
+//    transpose_block_access addresses the expected blocks, and the bank model (and an independent
+//    count of the chunk slots / banks a phase touches) finds it conflict-free;
+//  - the row-major copy into a TransposeLayout tile is conflict-free for every width it may use;
+//  - transpose_argument_error (device/transpose.cuh): which argument sets device_transpose refuses
+//    and why.
+#include <smemtile/smemtile.cuh>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catch.hpp"
+
+using smemtile::TransposeLayout;
+using smemtile::TransposeShape;
+
+namespace {
+
+bool contains_message(const char* error, const char* part) {
+  return error != nullptr && std::string(error).find(part) != std::string::npos;
+}
+
+// ---- TransposeLayout: properties checked element by element ---------------------------------------
+
+// The swizzle as documented, written without the library: 16-byte chunk q of row r sits in chunk
+// slot q ^ ((r / V) % 8) of the row (the XOR only flips the low three bits: inside a 128-byte line).
+template <int E>
+constexpr int reference_block() {
+  return E >= 4 ? 16 / E : 4 / E;
+}
+template <int R, int C, int E>
+int reference_offset(int r, int c) {
+  const int chunk = 16 / E;
+  const int slot = (c / chunk) ^ ((r / reference_block<E>()) % 8);
+  return r * C + slot * chunk + c % chunk;
+}
+
+template <int R, int C, int E>
+void check_transpose_layout() {
+  using Layout = TransposeLayout<R, C, E>;
+  constexpr Layout layout{};
+  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">");
+  static_assert(Layout::is_static && Layout::rank == 2, "a static 2D layout");
+  static_assert(Layout::rows() == R && Layout::cols() == C && Layout::row_stride() == C, "shape");
+  static_assert(Layout::storage_size() == R * C, "no padding");
+  static_assert(Layout::chunk_elems == 16 / E, "elements per 16-byte chunk");
+  static_assert(Layout::block_dim() == reference_block<E>() && Layout::block == reference_block<E>(), "V");
+  static_assert(Layout::base_alignment == 128 && Layout::vector_bytes == 16, "128-byte lines, 16-byte chunks");
+  constexpr int chunk = 16 / E;
+
+  std::vector<int> uses(static_cast<std::size_t>(R) * C, 0);
+  int out_of_range = 0, wrong_row = 0, not_reference = 0, split_chunks = 0, misaligned_chunks = 0;
+  for (int r = 0; r < R; ++r) {
+    for (int c = 0; c < C; ++c) {
+      const int offset = layout.offset(r, c);
+      if (offset < 0 || offset >= R * C) {
+        ++out_of_range;
+        continue;
+      }
+      ++uses[static_cast<std::size_t>(offset)];
+      if (offset / C != r) ++wrong_row;
+      if (offset != reference_offset<R, C, E>(r, c)) ++not_reference;
+    }
+    for (int c0 = 0; c0 < C; c0 += chunk) {
+      const int first = layout.offset(r, c0);
+      if (first % chunk != 0) ++misaligned_chunks;  // chunks start on 16-byte boundaries
+      for (int i = 1; i < chunk; ++i)
+        if (layout.offset(r, c0 + i) != first + i) ++split_chunks;
+    }
+  }
+  CHECK(out_of_range == 0);
+  CHECK(wrong_row == 0);
+  CHECK(not_reference == 0);
+  CHECK(split_chunks == 0);
+  CHECK(misaligned_chunks == 0);
+  int unused = 0, reused = 0;
+  for (int n : uses) {
+    unused += n == 0;
+    reused += n > 1;
+  }
+  CHECK(unused == 0);  // onto: every storage slot holds an element ...
+  CHECK(reused == 0);  // ... and only one (one-to-one)
+}
+
+// ---- the block pattern ----------------------------------------------------------------------------
+
+// Every (k, m) of the tile's (R / V) x (C / V) blocks exactly once, in the documented order: eight
+// down (index % 8), then across, then the next eight block rows.
+template <int R, int C, int E>
+void check_block_enumeration() {
+  constexpr int V = TransposeLayout<R, C, E>::block;
+  constexpr int down = R / V, across = C / V;
+  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, V = " << V);
+  std::vector<int> seen(static_cast<std::size_t>(down) * across, 0);
+  int outside = 0, not_documented_order = 0;
+  for (int index = 0; index < down * across; ++index) {
+    const smemtile::TransposeBlock b = smemtile::transpose_block(index, across);
+    if (b.k < 0 || b.k >= down || b.m < 0 || b.m >= across) {
+      ++outside;
+      continue;
+    }
+    ++seen[static_cast<std::size_t>(b.k) * across + b.m];
+    const int group = index / 8;
+    if (b.k != (group / across) * 8 + index % 8 || b.m != group % across) ++not_documented_order;
+  }
+  CHECK(outside == 0);
+  CHECK(not_documented_order == 0);
+  int missing = 0, repeated = 0;
+  for (int n : seen) {
+    missing += n == 0;
+    repeated += n > 1;
+  }
+  CHECK(missing == 0);
+  CHECK(repeated == 0);
+  // The first blocks, spelled out: eight down the first unit column, then the second unit column.
+  for (int i = 0; i < 8; ++i) {
+    CHECK(smemtile::transpose_block(i, across).k == i);
+    CHECK(smemtile::transpose_block(i, across).m == 0);
+    CHECK(smemtile::transpose_block(8 + i, across).k == i);
+    CHECK(smemtile::transpose_block(8 + i, across).m == 1 % across);
+  }
+}
+
+// transpose_block_access of warps 0 and 1: lane l reads unit (V*m .. V*m + V-1) of tile row V*k + j
+// of block 32*warp + l, at that element's layout offset; the phases (eight 16-byte lanes, or all 32
+// lanes for 4-byte words) touch distinct chunk slots / banks, counted here without the bank model.
+template <int R, int C, int E>
+void check_block_access() {
+  using Layout = TransposeLayout<R, C, E>;
+  constexpr Layout layout{};
+  constexpr int V = Layout::block;
+  constexpr int across = C / V;
+  constexpr int blocks = (R / V) * across;
+  constexpr int unit_bytes = V * E;
+  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, V = " << V);
+  for (int warp = 0; warp < 2; ++warp) {
+    for (int j = 0; j < V; ++j) {
+      const smemtile::WarpAccess access =
+          smemtile::transpose_block_access(layout, warp, j, smemtile::AccessOp::load);
+      CHECK(access.width_bytes == unit_bytes);
+      CHECK(access.op == smemtile::AccessOp::load);
+      int wrong_address = 0, wrong_activity = 0;
+      for (int lane = 0; lane < 32; ++lane) {
+        const int index = warp * 32 + lane;
+        const bool active = index < blocks;
+        if (access.active(lane) != active) ++wrong_activity;
+        if (!active) continue;
+        const int group = index / 8;
+        const int k = (group / across) * 8 + index % 8, m = group % across;
+        const unsigned expected = static_cast<unsigned>(reference_offset<R, C, E>(V * k + j, V * m) * E);
+        if (access.byte_address[lane] != expected) ++wrong_address;
+      }
+      CHECK(wrong_activity == 0);
+      CHECK(wrong_address == 0);
+      // Independent bank count: 16-byte units are served eight lanes per phase, which must use the
+      // eight distinct 16-byte slots of a 128-byte line; 4-byte words, all 32 lanes, distinct banks.
+      const int lanes_per_phase = unit_bytes == 16 ? 8 : 32;
+      int clashes = 0;
+      for (int phase = 0; phase < 32 / lanes_per_phase; ++phase) {
+        std::set<unsigned> slots;
+        for (int lane = phase * lanes_per_phase; lane < (phase + 1) * lanes_per_phase; ++lane)
+          if (access.active(lane)) slots.insert((access.byte_address[lane] % 128) / unit_bytes);
+        int active_lanes = 0;
+        for (int lane = phase * lanes_per_phase; lane < (phase + 1) * lanes_per_phase; ++lane)
+          active_lanes += access.active(lane);
+        if (static_cast<int>(slots.size()) != active_lanes) ++clashes;
+      }
+      CHECK(clashes == 0);
+      CHECK(smemtile::bank_cost(access).conflicts == 0);
+    }
+  }
+}
+
+template <int R, int C, int E>
+void check_everything() {
+  check_transpose_layout<R, C, E>();
+  check_block_enumeration<R, C, E>();
+  check_block_access<R, C, E>();
+  constexpr TransposeLayout<R, C, E> layout{};
+  CHECK(smemtile::transpose_blocks_conflict_free(layout));
+  CHECK(smemtile::copy_conflict_free(layout, E));
+  // The copy into the tile may use 16-byte units (and every narrower width down to one element).
+  CHECK(smemtile::layout_allows_vector(layout, E, 16));
+  for (int bytes = 16; bytes >= E; bytes /= 2) {
+    INFO("copy width " << bytes << " bytes, TransposeLayout<" << R << ", " << C << ", " << E << ">");
+    CHECK(smemtile::copy_bank_cost(layout, E, bytes, smemtile::AccessOp::store).conflicts == 0);
+    CHECK(smemtile::copy_bank_cost(layout, E, bytes, smemtile::AccessOp::load).conflicts == 0);
+  }
+}
+
+// The tiles device_transpose uses, checked at compile time (what block/transpose.cuh asserts).
+template <int E>
+using ShapeLayout = TransposeLayout<smemtile::TransposeTileShape<E>::rows, smemtile::TransposeTileShape<E>::cols, E>;
+static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<1>{}), "1-byte tile");
+static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<2>{}), "2-byte tile");
+static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<4>{}), "4-byte tile");
+static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<8>{}), "8-byte tile");
+static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<16>{}), "16-byte tile");
+static_assert(smemtile::copy_conflict_free(ShapeLayout<1>{}, 1) && smemtile::copy_conflict_free(ShapeLayout<2>{}, 2) &&
+                  smemtile::copy_conflict_free(ShapeLayout<4>{}, 4) && smemtile::copy_conflict_free(ShapeLayout<8>{}, 8) &&
+                  smemtile::copy_conflict_free(ShapeLayout<16>{}, 16),
+              "the copies into device_transpose's tiles");
+
+}  // namespace
+
+// ---- TransposeLayout ------------------------------------------------------------------------------
+
+TEST_CASE("TransposeTileShape: the documented tile per element size", "[transpose][layout]") {
+  CHECK(smemtile::TransposeTileShape<1>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<1>::cols == 128);
+  CHECK(smemtile::TransposeTileShape<2>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<2>::cols == 64);
+  CHECK(smemtile::TransposeTileShape<4>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<4>::cols == 64);
+  CHECK(smemtile::TransposeTileShape<8>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<8>::cols == 32);
+  CHECK(smemtile::TransposeTileShape<16>::rows == 32);
+  CHECK(smemtile::TransposeTileShape<16>::cols == 32);
+}
+
+TEST_CASE("TransposeLayout 1-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
+          "[transpose][layout]") {
+  check_everything<64, 128, 1>();  // TransposeTileShape<1>
+  check_everything<32, 128, 1>();  // the smallest: 8 blocks of 4 rows, one line
+  check_everything<32, 256, 1>();
+  check_everything<96, 128, 1>();
+  check_everything<64, 384, 1>();
+}
+
+TEST_CASE("TransposeLayout 2-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
+          "[transpose][layout]") {
+  check_everything<64, 64, 2>();  // TransposeTileShape<2>
+  check_everything<16, 64, 2>();
+  check_everything<48, 128, 2>();
+  check_everything<32, 192, 2>();
+}
+
+TEST_CASE("TransposeLayout 4-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
+          "[transpose][layout]") {
+  check_everything<64, 64, 4>();  // TransposeTileShape<4>
+  check_everything<32, 32, 4>();
+  check_everything<32, 96, 4>();
+  check_everything<96, 64, 4>();
+  check_everything<128, 32, 4>();
+}
+
+TEST_CASE("TransposeLayout 8-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
+          "[transpose][layout]") {
+  check_everything<64, 32, 8>();  // TransposeTileShape<8>
+  check_everything<16, 16, 8>();
+  check_everything<48, 16, 8>();
+  check_everything<32, 64, 8>();
+}
+
+TEST_CASE("TransposeLayout 16-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
+          "[transpose][layout]") {
+  check_everything<32, 32, 16>();  // TransposeTileShape<16>
+  check_everything<8, 8, 16>();
+  check_everything<24, 16, 16>();
+  check_everything<16, 40, 16>();
+}
+
+TEST_CASE("TransposeLayout: one spelled-out example of the swizzle (4-byte elements and V = 4)", "[transpose][layout]") {
+  using L = TransposeLayout<32, 32, 4>;
+  // Rows 0..3 (block row 0): no swizzle.
+  CHECK(L::offset(0, 0) == 0);
+  CHECK(L::offset(3, 5) == 3 * 32 + 5);
+  // Row 4 (block row 1): chunk 0 <-> chunk 1 of each line.
+  CHECK(L::offset(4, 0) == 4 * 32 + 4);
+  CHECK(L::offset(4, 4) == 4 * 32 + 0);
+  CHECK(L::offset(4, 7) == 4 * 32 + 3);
+  // Row 29 (block row 7): chunk q -> q ^ 7, inside each 128-byte line (8 chunks of 4 floats).
+  CHECK(L::offset(29, 0) == 29 * 32 + 28);
+  CHECK(L::offset(29, 31) == 29 * 32 + 3);
+}
+
+// ---- transpose_argument_error --------------------------------------------------------------------
+
+namespace {
+constexpr unsigned long long kIn = 0x10000, kOut = 0x80000;  // far apart, 256-byte aligned
+const char* arg_error(unsigned long long in, unsigned long long out, TransposeShape s, int bytes = 4, int align = 4) {
+  return smemtile::transpose_argument_error(in, out, s, bytes, align);
+}
+// A dense shape with one matrix.
+constexpr TransposeShape dense(long long rows, long long cols) { return TransposeShape{rows, cols, cols, rows, 1, 0, 0}; }
+}  // namespace
+
+TEST_CASE("matrix_span: from the first to one past the last element touched", "[transpose][arguments]") {
+  CHECK(smemtile::matrix_span(0, 5, 7) == 0);
+  CHECK(smemtile::matrix_span(5, 0, 7) == 0);
+  CHECK(smemtile::matrix_span(1, 5, 7) == 5);
+  CHECK(smemtile::matrix_span(3, 5, 7) == 19);
+  CHECK(smemtile::matrix_span(3, 5, 5) == 15);
+  CHECK(smemtile::matrix_span(4100, 4100, 4101) == 4099LL * 4101 + 4100);
+  static_assert(smemtile::matrix_span(2, 3, 4) == 7, "constexpr");
+}
+
+TEST_CASE("transpose_argument_error: valid shapes and empty ones whatever the pointers", "[transpose][arguments]") {
+  CHECK(arg_error(kIn, kOut, dense(3, 5)) == nullptr);
+  CHECK(arg_error(kIn, kOut, dense(1, 1)) == nullptr);
+  CHECK(arg_error(kIn, kOut, dense(4100, 1)) == nullptr);
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 9, 4, 1, 0, 0}) == nullptr);  // padded pitches
+  // A batch: outputs exactly one matrix span apart, inputs further apart.
+  const long long span_out = smemtile::matrix_span(5, 3, 4);  // (5 - 1) * 4 + 3 = 19
+  CHECK(span_out == 19);
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 9, 4, 8, 100, span_out}) == nullptr);
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 9, 4, 8, 100, span_out + 13}) == nullptr);
+  // One matrix: the strides are not used.
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 3, 1, 0, 0}) == nullptr);
+  // Empty transposes, null pointers (and even misaligned or identical ones).
+  for (unsigned long long in : {0ULL, kIn, kIn + 1}) {
+    for (unsigned long long out : {0ULL, kOut, kOut + 2, in}) {
+      INFO("in " << in << ", out " << out);
+      CHECK(arg_error(in, out, TransposeShape{0, 5, 5, 0, 1, 0, 0}) == nullptr);
+      CHECK(arg_error(in, out, TransposeShape{5, 0, 0, 5, 1, 0, 0}) == nullptr);
+      CHECK(arg_error(in, out, TransposeShape{0, 0, 0, 0, 1, 0, 0}) == nullptr);
+      CHECK(arg_error(in, out, TransposeShape{5, 7, 7, 5, 0, 0, 0}) == nullptr);
+      CHECK(arg_error(in, out, TransposeShape{5, 7, 7, 5, 0, 35, 35}) == nullptr);
+    }
+  }
+  // Element sizes and alignments: a 16-byte element aligned to 4 (struct of four floats) accepts
+  // 4-byte aligned addresses; float4 (aligned to 16) does not.
+  CHECK(arg_error(kIn + 4, kOut + 12, dense(7, 9), 16, 4) == nullptr);
+  CHECK(arg_error(kIn + 16, kOut + 32, dense(7, 9), 16, 16) == nullptr);
+  CHECK(arg_error(kIn + 1, kOut + 3, dense(7, 9), 1, 1) == nullptr);
+  CHECK(arg_error(kIn + 2, kOut + 6, dense(7, 9), 2, 2) == nullptr);
+  CHECK(arg_error(kIn + 8, kOut + 24, dense(7, 9), 8, 8) == nullptr);
+}
+
+TEST_CASE("transpose_argument_error: negative sizes and null or misaligned pointers", "[transpose][arguments]") {
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{-1, 5, 5, 1, 1, 0, 0}), "negative"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{5, -1, 1, 5, 1, 0, 0}), "negative"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{-3, -3, 0, 0, 1, 0, 0}), "negative"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{5, 5, 5, 5, -1, 25, 25}), "negative"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{0, 5, 5, 0, -1, 0, 0}), "negative"));  // even if empty
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{-1, 0, 0, 0, 1, 0, 0}), "negative"));
+  // Null pointers with something to do.
+  CHECK(contains_message(arg_error(0, kOut, dense(3, 5)), "null"));
+  CHECK(contains_message(arg_error(kIn, 0, dense(3, 5)), "null"));
+  CHECK(contains_message(arg_error(0, 0, dense(1, 1)), "null"));
+  // Addresses that are not a multiple of the element's alignment.
+  CHECK(contains_message(arg_error(kIn + 2, kOut, dense(3, 5), 4, 4), "aligned"));
+  CHECK(contains_message(arg_error(kIn, kOut + 1, dense(3, 5), 4, 4), "aligned"));
+  CHECK(contains_message(arg_error(kIn + 1, kOut, dense(3, 5), 2, 2), "aligned"));
+  CHECK(contains_message(arg_error(kIn + 4, kOut, dense(3, 5), 8, 8), "aligned"));
+  CHECK(contains_message(arg_error(kIn, kOut + 8, dense(3, 5), 16, 16), "aligned"));
+  CHECK(contains_message(arg_error(kIn + 2, kOut, dense(3, 5), 16, 4), "aligned"));
+}
+
+TEST_CASE("transpose_argument_error: pitches below a row and batch outputs overlapping", "[transpose][arguments]") {
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 4, 3, 1, 0, 0}), "ld_in"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 0, 3, 1, 0, 0}), "ld_in"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 2, 1, 0, 0}), "ld_out"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, -4, 1, 0, 0}), "ld_out"));
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 3, 1, 0, 0}) == nullptr);  // the boundary: equal is fine
+  // Batches: stride_out below one output matrix's span (19 elements for 5 x 3, pitch 4).
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 2, 15, 18}), "stride_out"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 8, 15, 0}), "stride_out"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 3, 15, -19}), "stride_out"));
+  CHECK(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 2, 15, 19}) == nullptr);
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 2, -15, 19}), "stride_in"));
+}
+
+TEST_CASE("transpose_argument_error: in and out must not overlap but adjacent buffers are fine",
+          "[transpose][arguments]") {
+  // 3 x 5 floats, pitch 7: the input spans 2 * 7 + 5 = 19 elements (76 bytes); the output, 5 x 3
+  // with pitch 4, spans 4 * 4 + 3 = 19 elements (76 bytes).
+  const TransposeShape s{3, 5, 7, 4, 1, 0, 0};
+  const unsigned long long in_bytes = 19 * 4, out_bytes = 19 * 4;
+  const char* in_place = arg_error(kIn, kIn, s);
+  CHECK(contains_message(in_place, "in-place"));
+  CHECK(contains_message(in_place, "overlap"));
+  CHECK(contains_message(arg_error(kIn, kIn, dense(1, 1)), "in-place"));
+  // out starts inside in (its last element), or in starts inside out.
+  CHECK(contains_message(arg_error(kIn, kIn + in_bytes - 4, s), "overlap"));
+  CHECK(contains_message(arg_error(kIn, kIn + 4, s), "overlap"));
+  CHECK(contains_message(arg_error(kOut + out_bytes - 4, kOut, s), "overlap"));
+  CHECK(contains_message(arg_error(kOut + 4, kOut, s), "overlap"));
+  // Adjacent on either side: the first byte after one buffer is the other's first byte.
+  CHECK(arg_error(kIn, kIn + in_bytes, s) == nullptr);
+  CHECK(arg_error(kOut + out_bytes, kOut, s) == nullptr);
+  // 16-byte elements: the spans are in elements of 16 bytes.
+  CHECK(contains_message(arg_error(kIn, kIn + 19 * 16 - 16, s, 16, 16), "overlap"));
+  CHECK(arg_error(kIn, kIn + 19 * 16, s, 16, 16) == nullptr);
+  // A batch: the overlap is with the last input matrix only.
+  const TransposeShape batch{3, 5, 7, 4, 4, 100, 19};
+  const unsigned long long batch_in_bytes = (3 * 100 + 19) * 4;  // up to the end of matrix 3
+  const unsigned long long batch_out_bytes = (3 * 19 + 19) * 4;
+  CHECK(contains_message(arg_error(kIn, kIn + batch_in_bytes - 4, batch), "overlap"));
+  CHECK(arg_error(kIn, kIn + batch_in_bytes, batch) == nullptr);
+  CHECK(contains_message(arg_error(kIn + batch_out_bytes - 4, kIn, batch), "overlap"));
+  CHECK(arg_error(kIn + batch_out_bytes, kIn, batch) == nullptr);
+}
+
+TEST_CASE("transpose_argument_error is usable in constant expressions", "[transpose][arguments]") {
+  static_assert(smemtile::transpose_argument_error(kIn, kOut, TransposeShape{3, 5, 5, 3, 1, 0, 0}, 4, 4) == nullptr,
+                "valid");
+  static_assert(smemtile::transpose_argument_error(kIn, kIn, TransposeShape{3, 5, 5, 3, 1, 0, 0}, 4, 4) != nullptr,
+                "in-place");
+  SUCCEED();
+}
