@@ -276,16 +276,7 @@ void bench_round_trip(nvbench::state& state, bool library) {
       library ? run_smemtile<T, 32>(state, buffers, what.c_str()) : run_raw<32>(state, buffers, what.c_str());
       break;
     case 8:
-      if (!library) {
-        run_raw<64>(state, buffers, what.c_str());
-      } else if constexpr (sizeof(T) >= 4) {
-        run_smemtile<T, 64>(state, buffers, what.c_str());
-      } else {
-        // copy.cuh's compile-time bank-conflict proof walks every element at element width: for
-        // 32 KB tiles of 1- or 2-byte elements nvcc gives up ("excessive constexpr function call
-        // complexity"), so these tiles do not compile.
-        state.skip("32 KB tiles of 1-/2-byte elements exceed nvcc's constexpr budget in copy.cuh's bank check");
-      }
+      library ? run_smemtile<T, 64>(state, buffers, what.c_str()) : run_raw<64>(state, buffers, what.c_str());
       break;
     default:
       state.skip("Loads must be 4 or 8 (tiles of 32 or 64 rows of 512 bytes)");

@@ -270,13 +270,13 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
       }
     }
   } else if constexpr (all_static) {
-    // Compile-time count per thread: issue the loads of a batch (up to 64 bytes, 16 registers,
-    // per thread) before its first store, so that several are in flight without crowding the
+    // Compile-time count per thread: issue the loads of a batch (up to 16 registers per thread)
+    // before its first store, so that several are in flight without crowding the
     // registers of narrow fallback widths.
     constexpr Layout layout{};
     constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
     constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
-    constexpr int max_held = Bytes >= 64 ? 1 : 64 / Bytes;
+    constexpr int max_held = Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers
     constexpr int batch = per_thread < max_held ? per_thread : max_held;
     const int rank = static_cast<int>(group.rank());
 #pragma unroll
