@@ -19,6 +19,7 @@
 #include "core/thread_map.cuh"          // thread_coord, thread_rank, thread_coord_in_swapped_block
 #include "core/banks.cuh"               // bank model: bank_cost, traversal_cost, block_cost
 #include "core/transpose_layout.cuh"    // TransposeLayout (chunk swizzle for transposes)
+#include "core/halo_layout.cuh"         // HaloLayout (interior + halo; StaticHaloTile)
 #include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, TransposeTile, auto_pad
 #include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
 #include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), make_global_matrix, plane
@@ -31,8 +32,10 @@
 #include "block/thread_group.cuh"       // ThreadBlock, FixedThreadBlock<N>, Warp
 #include "block/copy.cuh"               // copy_global_to_tile, copy_tile_to_global
 #include "block/transpose.cuh"          // copy_tile_to_global_transposed, copy_global_to_tile_transposed
+#include "block/stencil.cuh"            // StencilShape, neighborhood (what a stencil point reads)
 #include "block/async_copy.cuh"         // copy_global_to_tile_async (cp.async)
 #include "block/tma_copy.cuh"           // TmaTile, make_tma_map, copy_global_to_tile_tma (sm_90+)
 
 #include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)
 #include "device/transpose.cuh"         // device_transpose
+#include "device/stencil.cuh"           // device_stencil

@@ -32,6 +32,7 @@
 #include "../core/banks.cuh"     // bank_cost, WarpAccess
 #include "../core/boundary.cuh"  // boundary::Zero and the other policies
 #include "../core/coord.cuh"     // Coord, row_major_coord
+#include "../core/halo_layout.cuh"  // HaloLayout (its reach and bank period)
 #include "../core/layout.cuh"    // layout_reach, PaddedLayout, LinearLayout
 #include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
 #include "../core/transpose_layout.cuh"  // TransposeLayout (its bank period)
@@ -65,6 +66,10 @@ SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const LinearLayout<N>&, int)
 template <int R, int C, int E>
 SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const SwizzledLayout<R, C, E>&, int) {
   return SwizzledLayout<R, C, E>::line_elems;  // rows are whole lines; the XOR mask repeats after V rows
+}
+template <int R, int C, int HR, int HC, int P, int K>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const HaloLayout<R, C, HR, HC, P, K>& layout, int elem_bytes) {
+  return wavefront_bytes / gcd(wavefront_bytes, layout.row_stride() * elem_bytes);
 }
 template <int R, int C, int E>
 SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const TransposeLayout<R, C, E>&, int) {
@@ -250,7 +255,9 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     // Asynchronous: each unit is one copy started by this thread; nothing is held in registers.
     if constexpr (all_static) {
       constexpr Layout layout{};
-      constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
+      constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
+      constexpr int static_units =
+          (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes);
       constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
       const int rank = static_cast<int>(group.rank());
 #pragma unroll
@@ -274,7 +281,9 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     // before its first store, so that several are in flight without crowding the
     // registers of narrow fallback widths.
     constexpr Layout layout{};
-    constexpr int static_units = layout.rows() * (layout.cols() * static_cast<int>(sizeof(Element)) / Bytes);
+    constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
+    constexpr int static_units =
+        (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes);
     constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
     constexpr int max_held = Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers
     constexpr int batch = per_thread < max_held ? per_thread : max_held;
@@ -433,6 +442,22 @@ SMEMTILE_DEVICE auto as_matrix(const cuda::std::mdspan<T, Extents, Layout, Acces
 }
 
 }  // namespace detail
+
+/// Sets every element the tile (or view) can index, a halo view's halo included, to `value`. Every
+/// thread of `group` calls it with the same arguments; it does not synchronize.
+template <class Tile, class Value, class Group = ThreadBlock>
+SMEMTILE_DEVICE void fill_tile(Tile&& tile, const Value& value, Group group = {}) {
+  auto view = tile_ref(tile);
+  using Element = std::remove_const_t<typename decltype(view)::element_type>;
+  static_assert(!std::is_const<typename decltype(view)::element_type>::value, "smemtile fill_tile: the tile is read-only");
+  const Coord reach = layout_reach(view.layout());
+  const int rows = view.rows() + 2 * reach.row, cols = view.cols() + 2 * reach.col;
+  const int step = static_cast<int>(group.size());
+  for (int k = static_cast<int>(group.rank()); k < rows * cols; k += step) {
+    const Coord at = row_major_coord(static_cast<unsigned>(k), static_cast<unsigned>(cols)) - reach;
+    view.data()[view.layout().offset(at.row, at.col)] = static_cast<Element>(value);
+  }
+}
 
 /// Loads the tile from `global` (a rank-2 mdspan, or rank 1 for a 1D tile): tile(r, c) =
 /// global(origin.row + r, origin.col + c), and what `boundary` says where that lies outside the

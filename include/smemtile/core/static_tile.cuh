@@ -13,6 +13,7 @@
 #include <type_traits>  // std::is_trivially_default_constructible
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "halo_layout.cuh"  // HaloLayout
 #include "layout.cuh"     // PaddedLayout, LinearLayout
 #include "tile_ref.cuh"   // TileAccess (every accessor, ref(), window(), interior())
 
@@ -62,6 +63,15 @@ struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
 /// the same storage as `T tile[Rows][Cols + Pad]`.
 template <class T, int Rows, int Cols, int Pad = 0>
 using StaticTile = BasicStaticTile<T, PaddedLayout<Rows, Cols, Pad>>;
+
+/// A Rows x Cols interior with a halo of HaloRows rows above and below and HaloCols columns left
+/// and right (HaloLayout): t(-1, c) is the row above the interior.
+template <class T, int Rows, int Cols, int HaloRows, int HaloCols = HaloRows>
+using StaticHaloTile = BasicStaticTile<T, HaloLayout<Rows, Cols, HaloRows, HaloCols>>;
+
+/// A 1D interior of Size elements with Halo elements on each side: t(-1) is left of t(0).
+template <class T, int Size, int Halo>
+using StaticHaloTile1D = BasicStaticTile<T, HaloLayout<1, Size, 0, Halo, 0, 1>>;
 
 /// Size elements of T in one row, accessed as t(i): the same storage as `T tile[Size]`.
 template <class T, int Size>

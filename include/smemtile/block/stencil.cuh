@@ -1,0 +1,103 @@
+// smemtile/block/stencil.cuh: what one point of a stencil sees, read from a halo tile.
+//
+//   __shared__ smemtile::StaticHaloTile<float, 8, 32, 1> t;           // interior 8 x 32, halo 1
+//   smemtile::copy_global_to_tile(in, origin, t, smemtile::boundary::clamp);
+//   __syncthreads();
+//   const auto n = smemtile::neighborhood<1, smemtile::StencilShape::star>(t, smemtile::thread_coord());
+//   float laplacian = n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4 * n(0, 0);
+//
+// A neighborhood reads the tile at offsets from its point: n(dx) in 1D, n(dy, dx) in 2D and
+// n(dz, dy, dx) in 3D, each offset at most Radius. Debug builds check that, and that a star
+// stencil's op reads along the axes only (one offset non-zero). The kernel body says what a point
+// computes; the tile's halo, filled by a copy with a boundary policy, makes every neighbour
+// available without any "is my neighbour in the tile?" test.
+#pragma once
+
+#include "../config.cuh"         // SMEMTILE_DEVICE, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
+#include "../core/coord.cuh"     // Coord
+#include "../core/tile_ref.cuh"  // TileRef, tile_ref
+
+namespace smemtile {
+
+/// Which neighbours a stencil reads: along the axes only (star: 2 d R + 1 points) or the whole
+/// (2R + 1)^d box.
+enum class StencilShape { star, box };
+
+/// Whether an offset may be read by a stencil of this radius and shape.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_offset_allowed(StencilShape shape, int radius, int dz, int dy, int dx) {
+  const auto magnitude = [](int v) { return v < 0 ? -v : v; };
+  if (magnitude(dz) > radius || magnitude(dy) > radius || magnitude(dx) > radius) return false;
+  if (shape == StencilShape::box) return true;
+  return (dz != 0) + (dy != 0) + (dx != 0) <= 1;
+}
+
+/// The points a stencil reads, as many as in its shape: 2 d R + 1 (star) or (2R + 1)^d (box).
+SMEMTILE_HOST_DEVICE constexpr int stencil_points(StencilShape shape, int radius, int rank) {
+  if (shape == StencilShape::star) return 2 * rank * radius + 1;
+  int points = 1;
+  for (int d = 0; d < rank; ++d) points *= 2 * radius + 1;
+  return points;
+}
+
+#if defined(__CUDACC__)
+
+/// The neighbourhood of one point of a 1D or 2D halo tile (see neighborhood()).
+template <int Radius, StencilShape Shape, class Tile>
+struct Neighborhood {
+  Tile tile;  ///< the tile (a TileRef whose halo holds the neighbours)
+  Coord at;   ///< the point, in the tile's interior coordinates
+
+  /// The value at the point itself.
+  SMEMTILE_DEVICE decltype(auto) center() const { return tile(at.row, at.col); }
+  /// The neighbour dx to the right (1D tiles).
+  SMEMTILE_DEVICE decltype(auto) operator()(int dx) const { return (*this)(0, dx); }
+  /// The neighbour dy down and dx to the right.
+  SMEMTILE_DEVICE decltype(auto) operator()(int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(Shape, Radius, 0, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", 0, dy, dx,
+                   Radius);
+    return tile(at.row + dy, at.col + dx);
+  }
+};
+
+/// The neighbourhood of point `at` of `tile` (a halo tile or view: StaticHaloTile, a tile's
+/// interior(), any TileRef that can be indexed Radius beyond the point).
+template <int Radius, StencilShape Shape, class Tile>
+SMEMTILE_DEVICE auto neighborhood(Tile&& tile, Coord at) {
+  static_assert(Radius > 0, "smemtile stencil: the radius must be at least 1");
+  auto view = tile_ref(tile);
+  return Neighborhood<Radius, Shape, decltype(view)>{view, at};
+}
+
+/// The neighbourhood of element `at` of a 1D halo tile.
+template <int Radius, StencilShape Shape, class Tile>
+SMEMTILE_DEVICE auto neighborhood(Tile&& tile, int at) {
+  return neighborhood<Radius, Shape>(tile, Coord{0, at});
+}
+
+/// The neighbourhood of one point of a 3D stencil whose planes z - Radius ... z + Radius are 2D
+/// halo tiles of one layout, kept in a ring (the 2.5D scheme: each plane is loaded once as the
+/// sweep moves along z). plane_offset[Radius + dz] is where plane z + dz starts, in elements
+/// from `first`.
+template <int Radius, StencilShape Shape, class T, class Layout>
+struct Neighborhood3D {
+  T* first;                             ///< the ring's first plane
+  Layout layout;                        ///< every plane's layout
+  int plane_offset[2 * Radius + 1];     ///< where plane z + dz starts, index Radius + dz
+  Coord at;                             ///< the point, in the planes' interior coordinates
+
+  /// The value at the point itself.
+  SMEMTILE_DEVICE T center() const { return (*this)(0, 0, 0); }
+  /// The neighbour dz planes on, dy down and dx to the right.
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(Shape, Radius, dz, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
+                   Radius);
+    const TileRef<T, Layout> plane{first + plane_offset[Radius + dz], layout};
+    return plane(at.row + dy, at.col + dx);
+  }
+};
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile

@@ -1,0 +1,65 @@
+// smemtile/core/halo_layout.cuh: a tile's interior with a halo around it, shape in the type.
+//
+//   __shared__ smemtile::StaticHaloTile<float, 8, 32, 1> t;  // 8 x 32 interior, one row/column of halo
+//   t(-1, c) is the row above the interior, t(r, 32) the column right of it; t.rows() == 8.
+//   smemtile::copy_global_to_tile(in, origin, t, smemtile::boundary::clamp);  // interior and halo
+//
+// The storage is (Rows + 2 HaloRows) x (Cols + 2 HaloCols + Pad), row-major; (0, 0) is the first
+// interior element. Copies into it fill the halo too; copies out of it write the interior.
+// A halo wider than the stencil's radius is allowed (and used by device_stencil to keep rows
+// 16-byte aligned): it is filled like the rest.
+#pragma once
+
+#include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "coord.cuh"      // Coord
+
+namespace smemtile {
+
+/// Rows x Cols interior with HaloRows rows above and below and HaloCols columns left and right,
+/// Pad unused elements after each storage row. Rank 1: one row, indexed t(i), halo t(-HaloCols) ...
+template <int Rows, int Cols, int HaloRows, int HaloCols, int Pad = 0, int Rank = 2>
+struct HaloLayout {
+  static_assert(Rows > 0 && Cols > 0, "smemtile::HaloLayout: the interior needs at least one row and one column");
+  static_assert(HaloRows >= 0 && HaloCols >= 0 && Pad >= 0, "smemtile::HaloLayout: halo and pad cannot be negative");
+  static_assert(Rank == 2 || (Rank == 1 && Rows == 1 && HaloRows == 0),
+                "smemtile::HaloLayout: a 1D halo layout has one row and no halo rows");
+  static_assert(static_cast<long long>(Rows + 2 * HaloRows) * (Cols + 2 * HaloCols + Pad) < (1LL << 31),
+                "smemtile: tile storage does not fit in a 32-bit element offset");
+
+  static constexpr bool is_static = true;  ///< the shape is in the type
+  static constexpr int rank = Rank;        ///< 1: t(i); 2: t(row, col)
+  static constexpr int vector_bytes = 16;  ///< storage rows are contiguous
+  static constexpr int base_alignment = 1; ///< no alignment beyond the element's
+
+  /// Interior rows.
+  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
+  /// Interior columns.
+  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
+  /// The halo: rows above and below, columns left and right.
+  SMEMTILE_HOST_DEVICE static constexpr Coord reach() { return Coord{HaloRows, HaloCols}; }
+  /// Elements from the start of one storage row to the next.
+  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols + 2 * HaloCols + Pad; }
+  /// Elements of storage, halo and padding included.
+  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return (Rows + 2 * HaloRows) * row_stride(); }
+  /// Storage offset of (row, col), counted from the interior's first element.
+  SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
+    return (row + HaloRows) * row_stride() + col + HaloCols;
+  }
+  /// Whether (row, col) may be accessed: the interior widened by the halo.
+  SMEMTILE_HOST_DEVICE static constexpr bool contains(int row, int col) {
+    return row >= -HaloRows && row < Rows + HaloRows && col >= -HaloCols && col < Cols + HaloCols;
+  }
+};
+
+/// layout_contains for a HaloLayout: the interior widened by the halo.
+template <int R, int C, int HR, int HC, int P, int K>
+SMEMTILE_HOST_DEVICE constexpr bool layout_contains(const HaloLayout<R, C, HR, HC, P, K>& layout, int row, int col) {
+  return layout.contains(row, col);
+}
+/// layout_reach for a HaloLayout: its halo.
+template <int R, int C, int HR, int HC, int P, int K>
+SMEMTILE_HOST_DEVICE constexpr Coord layout_reach(const HaloLayout<R, C, HR, HC, P, K>&) {
+  return Coord{HR, HC};
+}
+
+}  // namespace smemtile
