@@ -52,10 +52,16 @@ struct StencilTileShape {
   static constexpr int halo_cols = (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes);
   /// 1D: elements per block (8 per thread).
   static constexpr int interior_1d = 2048;
-  /// 2D: rows and columns per block.
-  static constexpr int rows_2d = 32, cols_2d = ElemBytes <= 4 ? 64 : 32;
-  /// 3D: rows and columns of each xy plane, and planes per block along z.
-  static constexpr int rows_3d = ElemBytes <= 4 ? 16 : 8, cols_3d = 32, planes_3d = 64;
+  /// 2D: rows per block.
+  static constexpr int rows_2d = 32;
+  /// 2D: columns per block.
+  static constexpr int cols_2d = ElemBytes <= 4 ? 64 : 32;
+  /// 3D: rows of each xy plane.
+  static constexpr int rows_3d = ElemBytes <= 4 ? 16 : 8;
+  /// 3D: columns of each xy plane.
+  static constexpr int cols_3d = 32;
+  /// 3D: planes per block along z.
+  static constexpr int planes_3d = 64;
 };
 
 /// Why device_stencil cannot run on arrays of these extents, strides and addresses (as integers),
