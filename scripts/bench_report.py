@@ -19,6 +19,12 @@ A program with a smemtile_transpose benchmark (transpose_bench) gets its own sec
 row per (element size, shape) with smemtile's GB/s, its % of cudaMemcpy, smemtile / each peer
 (cublas_geam, cublas_cgeam, course_transpose, handwritten_transpose), the issue's target and a
 pass/miss column, then every implementation's % of cudaMemcpy; its plot is transpose.svg.
+
+A program with a smemtile_stencil benchmark (stencil_bench) gets a stencil section: one row per
+case (the Case axis) with smemtile's GB/s, its % of cudaMemcpy, smemtile / each peer (naive_global,
+smem_halo, hand_2_5d), the target and pass/miss (>= 95% of cudaMemcpy for 1D and 2D 5-point cases,
+>= 90% for 3D 7-point, >= 80% for the radius-4 star; faster than every peer that ran), then every
+implementation's % of cudaMemcpy; its plot is stencil.svg.
 """
 import argparse
 import datetime
@@ -376,6 +382,140 @@ def transpose_report(program, devices, benches):
     return lines, plot_rows, plot_impls, row_targets, results
 
 
+# ---- stencil_bench: one row per case ----------------------------------------------------------------
+
+STENCIL_LIBRARY = "smemtile_stencil"
+# (benchmark, column name); smemtile must beat every one of them wherever it ran.
+STENCIL_PEERS = [("naive_global", "naive"), ("smem_halo", "smem halo"), ("hand_2_5d", "hand 2.5D")]
+STENCIL_TARGET_TEXT = (">= 95% of cudaMemcpy for the 1D and 2D 5-point cases, >= 90% for the 3D 7-point cases, "
+                       ">= 80% for the radius-4 star; faster than every peer (naive, smem halo, hand 2.5D) everywhere")
+
+
+def stencil_memcpy_target(case):
+    """The issue's minimum ratio of smemtile to cudaMemcpy for a Case axis value, or None."""
+    c = case.upper()
+    if c.startswith("1D-") or c.startswith("2D-5PT"):
+        return 0.95
+    if c.startswith("3D-7PT"):
+        return 0.90
+    if c.startswith("3D-R4"):
+        return 0.80
+    return None
+
+
+def is_stencil(benches):
+    return any(name == STENCIL_LIBRARY for name, _, _ in benches)
+
+
+def stencil_report(program, devices, benches):
+    """Returns (markdown lines, plot rows, plot implementations, per-row targets, results)."""
+    by_name = {name: states for name, _, states in benches}
+    baseline_states = [s for name, role, states in benches if role == "baseline" for s in states]
+    lib_states = by_name.get(STENCIL_LIBRARY, [])
+    peers = [(b, col) for b, col in STENCIL_PEERS if b in by_name]
+    multi_device = len({s.device for _, _, states in benches for s in states}) > 1
+
+    def find(states, device, case):
+        return next((s for s in states if s.device == device and s.axes.get("Case") == case), None)
+
+    cases = []
+    for s in lib_states:
+        key = (s.device, s.axes.get("Case", "?"))
+        if key not in cases:
+            cases.append(key)
+
+    gpu = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
+    lines = [f"## {program}: stencils", "",
+             f"GPU: **{gpu}**. All numbers from this one run: GB/s = 10^9 bytes per second counting one read and "
+             f"one write of the array (NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync "
+             f"device-to-device of the same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: "
+             f"smemtile is faster). Peers: naive = every neighbour from global memory (L1/L2); smem halo = the "
+             f"textbook shared-memory halo tile (3D: the xy plane's tile, z neighbours from global memory); "
+             f"hand 2.5D = hand-written z sweep, xy plane in shared memory, z neighbours in registers (3D only).", "",
+             f"Targets (issue): {STENCIL_TARGET_TEXT}.", ""]
+    header = ["Case", "smemtile GB/s", "% of cudaMemcpy", "target"] + [f"smemtile / {col}" for _, col in peers] + \
+             ["pass/miss"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 2) + ["---"]) + "|")
+
+    results, plot_rows, row_targets, detail = [], [], [], []
+    plot_impls = [STENCIL_LIBRARY] + [b for b, _ in peers]
+    for device, case in cases:
+        dev = f" dev {device}" if multi_device else ""
+        label = case + dev
+        base = find(baseline_states, device, case)
+        base_bw = base.bw if (base and not base.skipped and base.bw) else None
+        lib = find(lib_states, device, case)
+        lib_bw = lib.bw if (lib and not lib.skipped and lib.bw) else None
+        target = stencil_memcpy_target(case)
+        ratio = lib_bw / base_bw if (lib_bw and base_bw) else None
+        misses, unknown = [], []
+        if lib_bw is None:
+            unknown.append("no smemtile result" if lib is None or not lib.skipped else f"smemtile skipped ({lib.skip_reason})")
+        if target is not None:
+            if ratio is None:
+                unknown.append("no ratio to cudaMemcpy")
+            elif ratio < target:
+                misses.append(f"{pct(ratio)} < {100 * target:.0f}%")
+        row = [label, gbps(lib_bw), pct(ratio), f">= {100 * target:.0f}%" if target else "-"]
+        bars = [(STENCIL_LIBRARY, ratio, "skipped" if lib and lib.skipped else ("no cudaMemcpy" if lib_bw else "not measured"))]
+        det = [label, gbps(base_bw), pct(ratio)]
+        for bench, col in peers:
+            p = find(by_name[bench], device, case)
+            if p is None or p.skipped or not p.bw:
+                row.append("-" if p is None or p.skipped else "n/a")
+                bars.append((bench, None, "not measured" if p is None else ("skipped" if p.skipped else "no result")))
+                det.append("-" if p is None or p.skipped else "n/a")
+                continue
+            versus = lib_bw / p.bw if lib_bw else None
+            cell = times(versus)
+            if versus is not None and versus <= 1.0:
+                misses.append(f"not faster than {col}")
+                cell = f"**{cell}**"
+            row.append(cell)
+            peer_ratio = p.bw / base_bw if base_bw else None
+            bars.append((bench, peer_ratio, "no cudaMemcpy" if peer_ratio is None else ""))
+            det.append(pct(peer_ratio))
+        if misses:
+            verdict, ok = "**miss**: " + "; ".join(misses), False
+        elif unknown:
+            verdict, ok = "n/a: " + "; ".join(unknown), None
+        else:
+            verdict, ok = "pass", True
+        row.append(verdict)
+        lines.append("| " + " | ".join(row) + " |")
+        results.append((label, ok, "; ".join(misses or unknown)))
+        plot_rows.append((label, bars))
+        row_targets.append(target)
+        detail.append(det)
+    lines.append("")
+    passed = sum(1 for r in results if r[1] is True)
+    missed = [r for r in results if r[1] is False]
+    unknown = [r for r in results if r[1] is None]
+    lines.append(f"**Targets: {passed} of {len(results)} cases pass, {len(missed)} miss"
+                 + (f", {len(unknown)} not evaluated" if unknown else "") + ".**"
+                 + (" Misses: " + "; ".join(f"{r[0]} ({r[2]})" for r in missed) + "." if missed else ""))
+    lines.append("")
+    lines.append("Every implementation, % of cudaMemcpy (same run):")
+    lines.append("")
+    head2 = ["Case", "cudaMemcpy GB/s", "smemtile"] + [col for _, col in peers]
+    lines.append("| " + " | ".join(head2) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head2) - 1)) + "|")
+    for det in detail:
+        lines.append("| " + " | ".join(det) + " |")
+    lines.append("")
+    reasons = {}
+    for name, role, states in benches:
+        for s in states:
+            if s.skipped:
+                reasons.setdefault((name, s.skip_reason), []).append(s.axes.get("Case", "?"))
+    for (name, reason), cs in reasons.items():
+        lines.append(f"- {name}: skipped for {', '.join(dict.fromkeys(cs))}: {reason}")
+    if reasons:
+        lines.append("")
+    return lines, plot_rows, plot_impls, row_targets, results
+
+
 # ---- SVG, written by hand (no matplotlib on the GPU machine) -------------------------------------
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
@@ -498,6 +638,11 @@ def main():
             lines, rows, impls, row_targets, _ = transpose_report(program, devices, benches)
             all_lines += lines
             plots.append(("transpose", devices, rows, impls, None, row_targets))
+            continue
+        if is_stencil(benches):
+            lines, rows, impls, row_targets, _ = stencil_report(program, devices, benches)
+            all_lines += lines
+            plots.append(("stencil", devices, rows, impls, None, row_targets))
             continue
         lines, rows, _ = program_report(program, devices, benches)
         all_lines += lines

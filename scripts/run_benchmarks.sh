@@ -7,7 +7,7 @@
 #
 # Writes to <out-dir>: <name>.json / .csv / .md (NVBench), <name>.log (stdout and stderr),
 # benchmarks.md (the report's tables) and <name>.svg (ratio to cudaMemcpy per case; transpose.svg for
-# transpose_bench).
+# transpose_bench, stencil.svg for stencil_bench).
 # Environment:
 #   SMEMTILE_BENCH_DEVICES   NVBench device ids (default 0: one GPU, whatever the machine has)
 #   SMEMTILE_BENCH_ARGS      NVBench measurement options replacing the defaults below (every program)
@@ -36,13 +36,16 @@ default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-b
 # from 2 MiB to 2 GiB moved each: at least 10 samples, until the noise is under 1% and 0.05 s of GPU
 # time, at most 1 s wall per state (well under 4 minutes in all).
 light_args=(--min-samples 10 --max-noise 1 --min-time 0.05 --timeout 1 --no-batch)
+# stencil_bench has 50 states (10 cases x 5 implementations, 6 skipped: 2.5D is for 3D only), each moving 1 to 2 GiB
+# (~0.5 ms): the same light options, at most ~1 s of measurement per state plus ~0.3 s of setup
+# (allocation, random fill, reference and check): about 1 minute, well under 3.
 if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
   read -r -a user_args <<<"$SMEMTILE_BENCH_ARGS"
 fi
 args_for() {  # the measurement options of program $1, into measure_args
   if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
     measure_args=("${user_args[@]}")
-  elif [ "$1" = transpose_bench ]; then
+  elif [ "$1" = transpose_bench ] || [ "$1" = stencil_bench ]; then
     measure_args=("${light_args[@]}")
   else
     measure_args=("${default_args[@]}")

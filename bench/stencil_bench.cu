@@ -1,0 +1,592 @@
+// stencil_bench: stencils on large 1D, 2D and 3D arrays, smemtile::device_stencil against cudaMemcpy
+// device-to-device of the same bytes and hand-written peers, all measured in the same run (NVBench).
+//
+// Benchmarks (NVBench names; the states' names add the Case axis):
+//   cudaMemcpy          cudaMemcpyAsync device-to-device of the array: the ceiling (one read and one
+//                       write of every byte, as a stencil needs at least)
+//   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary::zero, op)
+//   naive_global        one thread per point, every neighbour read from global memory (through L1
+//                       and L2) with a bounds test, zero outside; blocks of 256 (1D) or 32 x 8 threads
+//   smem_halo           the textbook shared-memory halo tile, one point per thread: 1D: 256 + 2R
+//                       elements, the first R threads loading the halos; 2D: a (8 + 2R) x (32 + 2R)
+//                       tile loaded by a block-strided loop; 3D: the same 2D tile of plane z per block
+//                       (grid.z = depth) and the z neighbours read from global memory
+//   hand_2_5d           3D only: the hand-written 2.5D sweep (Micikevicius): 32 x 8 threads, each
+//                       owning one (y, x) column of a chunk of 64 planes, the current xy plane in
+//                       shared memory (halo rows and columns loaded by the edge threads), the R planes
+//                       behind and in front in registers, one new plane read per step
+// Cases (the Case axis): 1D 3-point sum (int, float) on 2^28 elements; 2D 5-point Laplacian and
+// 9-point box (3x3 Gaussian blur), float and double, 8192 x 8192; 3D 7-point Laplacian, float and
+// double, 512^3; 3D radius-4 star (eighth-order second derivative summed over the axes), float,
+// 512^3 and 376^3. Outside the array every input counts as zero (boundary::zero).
+// GB/s counts one read and one write of the array (what cudaMemcpy moves for the same bytes).
+// Inputs: pseudo-random and non-zero (ints in [1, 2^20], floats and doubles in [1, 2)). Every state
+// poisons its output (all bits set: NaN, or -1 for ints), runs its implementation once, and compares
+// every element on the device with a reference computed by a simple kernel in double precision:
+// ints exactly, floats within 1e-5 and doubles within 1e-12 of (sum of |coefficients|) x max |input|
+// (the implementations may add in different orders and contract to FMAs differently). A wrong
+// element ends the program with "WRONG OUTPUT from ...": no number is reported for a wrong kernel.
+#include <nvbench/nvbench.cuh>
+
+#include <smemtile/smemtile.cuh>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+#define BENCH_CHECK_CUDA(call)                                                                         \
+  do {                                                                                                 \
+    const cudaError_t bench_status_ = (call);                                                          \
+    if (bench_status_ != cudaSuccess) {                                                                \
+      std::fprintf(stderr, "stencil_bench: %s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,         \
+                   cudaGetErrorString(bench_status_));                                                 \
+      std::exit(EXIT_FAILURE);                                                                         \
+    }                                                                                                  \
+  } while (0)
+
+// The GPU's name, once per process, from cudaGetDeviceProperties (NVBench prints its own too).
+void print_device_once() {
+  static bool printed = false;
+  if (printed) return;
+  printed = true;
+  int device = 0;
+  BENCH_CHECK_CUDA(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  std::printf("stencil_bench: GPU %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", device, prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30));
+  std::fflush(stdout);
+}
+
+using smemtile::StencilShape;
+
+// ---- ops: the same functors for every implementation -----------------------------------------------
+// `n` is a neighbourhood: n(dx), n(dy, dx) or n(dz, dy, dx), and n.center(). The value type follows
+// the neighbourhood (T for the implementations, double for the reference).
+
+template <class N>
+using value_of = std::decay_t<decltype(std::declval<const N&>().center())>;
+
+struct Sum3 {  // 1D: a(i-1) + a(i) + a(i+1)
+  static constexpr double abs_sum = 3;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    return n(-1) + n(0) + n(1);
+  }
+};
+
+struct Laplace5 {  // 2D 5-point Laplacian
+  static constexpr double abs_sum = 8;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    return n(-1, 0) + n(0, -1) + n(0, 1) + n(1, 0) - V(4) * n(0, 0);
+  }
+};
+
+struct Blur9 {  // 2D 3x3 box, Gaussian weights (1 2 1; 2 4 2; 1 2 1) / 16
+  static constexpr double abs_sum = 1;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    const V top = n(-1, -1) + V(2) * n(-1, 0) + n(-1, 1);
+    const V mid = V(2) * n(0, -1) + V(4) * n(0, 0) + V(2) * n(0, 1);
+    const V bottom = n(1, -1) + V(2) * n(1, 0) + n(1, 1);
+    return (top + mid + bottom) * V(0.0625);
+  }
+};
+
+struct Laplace7 {  // 3D 7-point Laplacian
+  static constexpr double abs_sum = 12;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    return n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) - V(6) * n(0, 0, 0);
+  }
+};
+
+// Eighth-order central second derivative per axis, summed over x, y, z (grid spacing 1).
+__host__ __device__ constexpr double fd8(int k) {
+  return k == 0 ? -205.0 / 72.0 : k == 1 ? 8.0 / 5.0 : k == 2 ? -1.0 / 5.0 : k == 3 ? 8.0 / 315.0 : -1.0 / 560.0;
+}
+
+struct Star25 {  // 3D radius-4 star, 25 points
+  static constexpr double abs_sum = 3 * 205.0 / 72.0 + 6 * (8.0 / 5.0 + 1.0 / 5.0 + 8.0 / 315.0 + 1.0 / 560.0);
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    V sum = V(3 * fd8(0)) * n(0, 0, 0);
+#pragma unroll
+    for (int k = 1; k <= 4; ++k)
+      sum += V(fd8(k)) * ((n(-k, 0, 0) + n(k, 0, 0)) + (n(0, -k, 0) + n(0, k, 0)) + (n(0, 0, -k) + n(0, 0, k)));
+    return sum;
+  }
+};
+
+// ---- neighbourhoods of the hand-written kernels ----------------------------------------------------
+
+// Global memory with a bounds test per neighbour (zero outside), values converted to V.
+template <class T, class V = T>
+struct Global1D {
+  const T* __restrict__ a;
+  int n, i;
+  __device__ V operator()(int dx) const {
+    const int j = i + dx;
+    return j >= 0 && j < n ? static_cast<V>(a[j]) : V(0);
+  }
+  __device__ V center() const { return static_cast<V>(a[i]); }
+};
+
+template <class T, class V = T>
+struct Global2D {
+  const T* __restrict__ a;
+  int ny, nx, y, x;
+  __device__ V operator()(int dy, int dx) const {
+    const int yy = y + dy, xx = x + dx;
+    return yy >= 0 && yy < ny && xx >= 0 && xx < nx ? static_cast<V>(a[static_cast<long long>(yy) * nx + xx]) : V(0);
+  }
+  __device__ V center() const { return (*this)(0, 0); }
+};
+
+template <class T, class V = T>
+struct Global3D {
+  const T* __restrict__ a;
+  int nz, ny, nx, z, y, x;
+  __device__ V operator()(int dz, int dy, int dx) const {
+    const int zz = z + dz, yy = y + dy, xx = x + dx;
+    return zz >= 0 && zz < nz && yy >= 0 && yy < ny && xx >= 0 && xx < nx
+               ? static_cast<V>(a[(static_cast<long long>(zz) * ny + yy) * nx + xx])
+               : V(0);
+  }
+  __device__ V center() const { return (*this)(0, 0, 0); }
+};
+
+// Shared memory: p points at the centre, rows `stride` apart.
+template <class T>
+struct Shared1D {
+  const T* p;
+  __device__ T operator()(int dx) const { return p[dx]; }
+  __device__ T center() const { return p[0]; }
+};
+
+template <class T>
+struct Shared2D {
+  const T* p;
+  int stride;
+  __device__ T operator()(int dy, int dx) const { return p[dy * stride + dx]; }
+  __device__ T center() const { return p[0]; }
+};
+
+// 3D, textbook per-plane tile: the xy plane from shared memory, the z neighbours from global memory.
+template <class T>
+struct PlaneAndGlobal {
+  const T* p;  // shared, the centre
+  int stride;
+  const T* __restrict__ column;  // global, the centre
+  long long plane;               // elements per plane
+  int z, nz;
+  __device__ T operator()(int dz, int dy, int dx) const {
+    if (dz == 0) return p[dy * stride + dx];
+    const int zz = z + dz;
+    return zz >= 0 && zz < nz ? column[dz * plane] : T(0);
+  }
+  __device__ T center() const { return p[0]; }
+};
+
+// 2.5D: the xy plane from shared memory, the z neighbours from registers.
+template <int R, class T>
+struct PlaneAndRegisters {
+  const T* p;
+  int stride;
+  const T (&behind)[R];   // behind[k]: plane z - 1 - k
+  const T (&infront)[R];  // infront[k]: plane z + 1 + k
+  __device__ T operator()(int dz, int dy, int dx) const {
+    if (dz == 0) return p[dy * stride + dx];
+    return dz < 0 ? behind[-dz - 1] : infront[dz - 1];
+  }
+  __device__ T center() const { return p[0]; }
+};
+
+// ---- the hand-written kernels ---------------------------------------------------------------------
+
+constexpr int kThreads1D = 256;
+constexpr int kBX = 32, kBY = 8;  // 2D and 3D blocks
+constexpr int kPlanesPerBlock = 64;  // hand_2_5d: planes per block along z
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads1D) naive_1d(const T* __restrict__ in, T* __restrict__ out, int n, Op op) {
+  const int i = static_cast<int>(blockIdx.x) * kThreads1D + static_cast<int>(threadIdx.x);
+  if (i < n) out[i] = static_cast<T>(op(Global1D<T>{in, n, i}));
+}
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kBX * kBY) naive_2d(const T* __restrict__ in, T* __restrict__ out, int ny, int nx, Op op) {
+  const int x = static_cast<int>(blockIdx.x) * kBX + static_cast<int>(threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y) * kBY + static_cast<int>(threadIdx.y);
+  if (x < nx && y < ny) out[static_cast<long long>(y) * nx + x] = static_cast<T>(op(Global2D<T>{in, ny, nx, y, x}));
+}
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kBX * kBY) naive_3d(const T* __restrict__ in, T* __restrict__ out, int nz, int ny, int nx, Op op) {
+  const int x = static_cast<int>(blockIdx.x) * kBX + static_cast<int>(threadIdx.x);
+  const int y = static_cast<int>(blockIdx.y) * kBY + static_cast<int>(threadIdx.y);
+  const int z = static_cast<int>(blockIdx.z);
+  if (x < nx && y < ny)
+    out[(static_cast<long long>(z) * ny + y) * nx + x] = static_cast<T>(op(Global3D<T>{in, nz, ny, nx, z, y, x}));
+}
+
+template <int R, class T, class Op>
+__global__ void __launch_bounds__(kThreads1D) smem_halo_1d(const T* __restrict__ in, T* __restrict__ out, int n, Op op) {
+  __shared__ T s[kThreads1D + 2 * R];
+  const int t = static_cast<int>(threadIdx.x);
+  const int i = static_cast<int>(blockIdx.x) * kThreads1D + t;
+  s[t + R] = i < n ? in[i] : T(0);
+  if (t < R) {  // the halos: R elements left of the block, R right of it
+    const int left = i - R, right = i + kThreads1D;
+    s[t] = left >= 0 && left < n ? in[left] : T(0);
+    s[t + kThreads1D + R] = right < n ? in[right] : T(0);
+  }
+  __syncthreads();
+  if (i < n) out[i] = static_cast<T>(op(Shared1D<T>{s + t + R}));
+}
+
+// The (kBY + 2R) x (kBX + 2R) tile at (y0 - R, x0 - R) of a plane, zero outside: a block-strided loop.
+template <int R, class T>
+__device__ void load_plane_tile(T* s, const T* __restrict__ plane, int ny, int nx, int y0, int x0) {
+  constexpr int W = kBX + 2 * R, H = kBY + 2 * R;
+  for (int k = static_cast<int>(threadIdx.y) * kBX + static_cast<int>(threadIdx.x); k < H * W; k += kBX * kBY) {
+    const int yy = y0 - R + k / W, xx = x0 - R + k % W;
+    s[k] = yy >= 0 && yy < ny && xx >= 0 && xx < nx ? plane[static_cast<long long>(yy) * nx + xx] : T(0);
+  }
+}
+
+template <int R, class T, class Op>
+__global__ void __launch_bounds__(kBX * kBY) smem_halo_2d(const T* __restrict__ in, T* __restrict__ out, int ny, int nx, Op op) {
+  constexpr int W = kBX + 2 * R;
+  __shared__ T s[(kBY + 2 * R) * W];
+  const int x0 = static_cast<int>(blockIdx.x) * kBX, y0 = static_cast<int>(blockIdx.y) * kBY;
+  load_plane_tile<R>(s, in, ny, nx, y0, x0);
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int x = x0 + tx, y = y0 + ty;
+  if (x < nx && y < ny)
+    out[static_cast<long long>(y) * nx + x] = static_cast<T>(op(Shared2D<T>{s + (ty + R) * W + tx + R, W}));
+}
+
+template <int R, class T, class Op>
+__global__ void __launch_bounds__(kBX * kBY) smem_halo_3d(const T* __restrict__ in, T* __restrict__ out, int nz, int ny, int nx, Op op) {
+  constexpr int W = kBX + 2 * R;
+  __shared__ T s[(kBY + 2 * R) * W];
+  const int x0 = static_cast<int>(blockIdx.x) * kBX, y0 = static_cast<int>(blockIdx.y) * kBY;
+  const int z = static_cast<int>(blockIdx.z);
+  const long long plane = static_cast<long long>(ny) * nx;
+  load_plane_tile<R>(s, in + z * plane, ny, nx, y0, x0);
+  __syncthreads();
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int x = x0 + tx, y = y0 + ty;
+  if (x < nx && y < ny) {
+    const long long at = z * plane + static_cast<long long>(y) * nx + x;
+    out[at] = static_cast<T>(op(PlaneAndGlobal<T>{s + (ty + R) * W + tx + R, W, in + at, plane, z, nz}));
+  }
+}
+
+template <int R, class T, class Op>
+__global__ void __launch_bounds__(kBX * kBY) hand_2_5d(const T* __restrict__ in, T* __restrict__ out, int nz, int ny, int nx, Op op) {
+  constexpr int W = kBX + 2 * R;
+  __shared__ T s[(kBY + 2 * R) * W];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int x = static_cast<int>(blockIdx.x) * kBX + tx, y = static_cast<int>(blockIdx.y) * kBY + ty;
+  const int z0 = static_cast<int>(blockIdx.z) * kPlanesPerBlock;
+  const int z1 = z0 + kPlanesPerBlock < nz ? z0 + kPlanesPerBlock : nz;
+  const long long plane = static_cast<long long>(ny) * nx;
+  const auto at = [&](int zz, int yy, int xx) -> T {
+    return zz >= 0 && zz < nz && yy >= 0 && yy < ny && xx >= 0 && xx < nx
+               ? in[zz * plane + static_cast<long long>(yy) * nx + xx]
+               : T(0);
+  };
+  T behind[R], infront[R];
+  T current = at(z0, y, x);
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    behind[k] = at(z0 - 1 - k, y, x);
+    infront[k] = at(z0 + 1 + k, y, x);
+  }
+  T* centre = s + (ty + R) * W + tx + R;
+  for (int z = z0; z < z1; ++z) {
+    // The xy plane z: every thread its point, the edge threads the halo rows and columns.
+    if (ty < R) {
+      s[ty * W + tx + R] = at(z, y - R, x);
+      s[(ty + kBY + R) * W + tx + R] = at(z, y + kBY, x);
+    }
+    if (tx < R) {
+      s[(ty + R) * W + tx] = at(z, y, x - R);
+      s[(ty + R) * W + tx + kBX + R] = at(z, y, x + kBX);
+    }
+    *centre = current;
+    __syncthreads();
+    if (x < nx && y < ny)
+      out[z * plane + static_cast<long long>(y) * nx + x] =
+          static_cast<T>(op(PlaneAndRegisters<R, T>{centre, W, behind, infront}));
+    __syncthreads();  // the next plane overwrites the tile
+    // Move along z: one new plane read per step, R planes ahead.
+#pragma unroll
+    for (int k = R - 1; k > 0; --k) behind[k] = behind[k - 1];
+    behind[0] = current;
+    current = infront[0];
+#pragma unroll
+    for (int k = 0; k < R - 1; ++k) infront[k] = infront[k + 1];
+    infront[R - 1] = at(z + 1 + R, y, x);
+  }
+}
+
+// ---- data, reference, check -------------------------------------------------------------------------
+
+__device__ unsigned hash32(unsigned x) {  // lowbias32
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Non-zero pseudo-random values: ints in [1, 2^20], floats and doubles in [1, 2).
+template <class T>
+__global__ void fill_random(T* a, long long count, unsigned seed) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const unsigned h = hash32(static_cast<unsigned>(i) ^ hash32(seed + static_cast<unsigned>(i >> 32)));
+    if constexpr (std::is_same<T, float>::value) {
+      a[i] = __uint_as_float(0x3f800000u | (h & 0x7fffffu));
+    } else if constexpr (std::is_same<T, double>::value) {
+      const unsigned long long bits = 0x3ff0000000000000ull | (static_cast<unsigned long long>(h) << 20) |
+                                      (hash32(h ^ 0x9e3779b9u) & 0xfffffu);
+      a[i] = __longlong_as_double(static_cast<long long>(bits));
+    } else {
+      a[i] = static_cast<T>((h & 0xfffffu) + 1u);
+    }
+  }
+}
+
+// The reference: one point per thread (grid-stride), every neighbour from global memory with a
+// bounds test, in double precision.
+template <int Rank, class T, class Op>
+__global__ void reference_kernel(const T* __restrict__ in, double* __restrict__ ref, int nz, int ny, int nx, Op op) {
+  const long long count = static_cast<long long>(nz) * ny * nx;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int x = static_cast<int>(i % nx);
+    const int y = static_cast<int>((i / nx) % ny);
+    const int z = static_cast<int>(i / (static_cast<long long>(nx) * ny));
+    if constexpr (Rank == 1) {
+      ref[i] = op(Global1D<T, double>{in, nx, x});
+    } else if constexpr (Rank == 2) {
+      ref[i] = op(Global2D<T, double>{in, ny, nx, y, x});
+    } else {
+      ref[i] = op(Global3D<T, double>{in, nz, ny, nx, z, y, x});
+    }
+  }
+}
+
+// Counts elements with !(|out - ref| <= tolerance) (NaN included); the first such index.
+template <class T, class Ref>
+__global__ void count_wrong(const T* out, const Ref* ref, long long count, double tolerance,
+                            unsigned long long* wrong, unsigned long long* first) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const double got = static_cast<double>(out[i]), want = static_cast<double>(ref[i]);
+    if (!(fabs(got - want) <= tolerance)) {
+      atomicAdd(wrong, 1ull);
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
+constexpr int kHelperBlocks = 2048;
+constexpr int kHelperThreads = 256;
+
+template <class T>
+T* device_alloc(long long count) {
+  T* p = nullptr;
+  BENCH_CHECK_CUDA(cudaMalloc(&p, static_cast<size_t>(count) * sizeof(T)));
+  return p;
+}
+
+template <class T, class Ref>
+void check(const T* out, const Ref* ref, long long count, double tolerance, const std::string& what) {
+  unsigned long long* counters = device_alloc<unsigned long long>(2);  // [0] wrong, [1] first wrong index
+  const unsigned long long init[2] = {0ull, ~0ull};
+  BENCH_CHECK_CUDA(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
+  count_wrong<<<kHelperBlocks, kHelperThreads>>>(out, ref, count, tolerance, counters, counters + 1);
+  BENCH_CHECK_CUDA(cudaGetLastError());
+  unsigned long long result[2] = {0, 0};
+  BENCH_CHECK_CUDA(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
+  BENCH_CHECK_CUDA(cudaFree(counters));
+  if (result[0] != 0) {
+    T got{};
+    Ref want{};
+    BENCH_CHECK_CUDA(cudaMemcpy(&got, out + result[1], sizeof(T), cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaMemcpy(&want, ref + result[1], sizeof(Ref), cudaMemcpyDeviceToHost));
+    std::fprintf(stderr,
+                 "stencil_bench: WRONG OUTPUT from %s: %llu of %lld elements differ by more than %.3g, first at "
+                 "index %llu: %.17g, expected %.17g\n",
+                 what.c_str(), result[0], count, tolerance, result[1], static_cast<double>(got),
+                 static_cast<double>(want));
+    std::exit(EXIT_FAILURE);
+  }
+  std::printf("stencil_bench: %s: output checked (%lld elements within %.3g of the reference)\n", what.c_str(), count,
+              tolerance);
+  std::fflush(stdout);
+}
+
+// ---- cases -------------------------------------------------------------------------------------------
+
+enum class Impl { memcpy, smemtile, naive, smem_halo, hand_2_5d };
+
+template <class T_, int Rank_, int Radius_, StencilShape Shape_, class Op_>
+struct Case {
+  using T = T_;
+  using Op = Op_;
+  static constexpr int rank = Rank_, radius = Radius_;
+  static constexpr StencilShape shape = Shape_;
+};
+
+// The Case axis: name -> (case type, extents nz x ny x nx).
+const std::vector<std::string> kCases = {
+    "1D-3pt-I32-2^28",    "1D-3pt-F32-2^28",   "2D-5pt-F32-8192^2", "2D-5pt-F64-8192^2", "2D-9box-F32-8192^2",
+    "2D-9box-F64-8192^2", "3D-7pt-F32-512^3", "3D-7pt-F64-512^3",  "3D-r4-F32-512^3",   "3D-r4-F32-376^3"};
+
+struct Extents {
+  int nz, ny, nx;
+  long long count() const { return static_cast<long long>(nz) * ny * nx; }
+};
+
+template <class C>
+void run_case(nvbench::state& state, Impl impl, Extents e) {
+  using T = typename C::T;
+  using Op = typename C::Op;
+  constexpr int R = C::radius;
+  const long long count = e.count();
+  const std::string what = state.get_benchmark().get_name() + " " + state.get_short_description();
+  if (impl == Impl::hand_2_5d && C::rank != 3) {
+    state.skip("the 2.5D kernel is for 3D cases");
+    return;
+  }
+  state.add_global_memory_reads<T>(static_cast<size_t>(count));
+  state.add_global_memory_writes<T>(static_cast<size_t>(count));
+  T* in = device_alloc<T>(count);
+  T* out = device_alloc<T>(count);
+  fill_random<<<kHelperBlocks, kHelperThreads>>>(in, count, 0x5eed0000u + static_cast<unsigned>(sizeof(T)));
+  BENCH_CHECK_CUDA(cudaGetLastError());
+  BENCH_CHECK_CUDA(cudaMemset(out, 0xff, static_cast<size_t>(count) * sizeof(T)));  // poison
+
+  if (impl == Impl::memcpy) {
+    const size_t bytes = static_cast<size_t>(count) * sizeof(T);
+    BENCH_CHECK_CUDA(cudaMemcpy(out, in, bytes, cudaMemcpyDeviceToDevice));
+    check(out, in, count, 0.0, what);
+    state.exec([&](nvbench::launch& launch) {
+      cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, launch.get_stream());
+    });
+  } else {
+    double* ref = device_alloc<double>(count);
+    reference_kernel<C::rank, T><<<kHelperBlocks, kHelperThreads>>>(in, ref, e.nz, e.ny, e.nx, Op{});
+    BENCH_CHECK_CUDA(cudaGetLastError());
+    // ints: exact; floats and doubles: relative to the largest possible magnitude of a result.
+    const double tolerance = std::is_integral<T>::value ? 0.0
+                             : (std::is_same<T, float>::value ? 1e-5 : 1e-12) * Op::abs_sum * 2.0;
+    // One launch of the implementation on `stream`.
+    const auto launch_impl = [&](cudaStream_t stream) {
+      const unsigned gx = static_cast<unsigned>((e.nx + kBX - 1) / kBX), gy = static_cast<unsigned>((e.ny + kBY - 1) / kBY);
+      switch (impl) {
+        case Impl::smemtile: {
+          smemtile::LaunchStatus status;
+          if constexpr (C::rank == 1) {
+            status = smemtile::device_stencil<R, C::shape>(smemtile::make_global_vector<const T>(in, e.nx),
+                                                           smemtile::make_global_vector(out, e.nx),
+                                                           smemtile::boundary::zero, Op{}, stream);
+          } else if constexpr (C::rank == 2) {
+            status = smemtile::device_stencil<R, C::shape>(smemtile::make_global_matrix<const T>(in, e.ny, e.nx),
+                                                           smemtile::make_global_matrix(out, e.ny, e.nx),
+                                                           smemtile::boundary::zero, Op{}, stream);
+          } else {
+            status = smemtile::device_stencil<R, C::shape>(
+                smemtile::make_global_volume<const T>(in, e.nz, e.ny, e.nx),
+                smemtile::make_global_volume(out, e.nz, e.ny, e.nx), smemtile::boundary::zero, Op{}, stream);
+          }
+          if (!status) {
+            std::fprintf(stderr, "stencil_bench: %s: %s\n", what.c_str(), status.message.c_str());
+            std::exit(EXIT_FAILURE);
+          }
+          break;
+        }
+        case Impl::naive:
+          if constexpr (C::rank == 1)
+            naive_1d<<<static_cast<unsigned>((e.nx + kThreads1D - 1) / kThreads1D), kThreads1D, 0, stream>>>(in, out, e.nx, Op{});
+          else if constexpr (C::rank == 2)
+            naive_2d<<<dim3(gx, gy), dim3(kBX, kBY), 0, stream>>>(in, out, e.ny, e.nx, Op{});
+          else
+            naive_3d<<<dim3(gx, gy, static_cast<unsigned>(e.nz)), dim3(kBX, kBY), 0, stream>>>(in, out, e.nz, e.ny, e.nx, Op{});
+          break;
+        case Impl::smem_halo:
+          if constexpr (C::rank == 1)
+            smem_halo_1d<R><<<static_cast<unsigned>((e.nx + kThreads1D - 1) / kThreads1D), kThreads1D, 0, stream>>>(in, out, e.nx, Op{});
+          else if constexpr (C::rank == 2)
+            smem_halo_2d<R><<<dim3(gx, gy), dim3(kBX, kBY), 0, stream>>>(in, out, e.ny, e.nx, Op{});
+          else
+            smem_halo_3d<R><<<dim3(gx, gy, static_cast<unsigned>(e.nz)), dim3(kBX, kBY), 0, stream>>>(in, out, e.nz, e.ny, e.nx, Op{});
+          break;
+        case Impl::hand_2_5d:
+          if constexpr (C::rank == 3)
+            hand_2_5d<R><<<dim3(gx, gy, static_cast<unsigned>((e.nz + kPlanesPerBlock - 1) / kPlanesPerBlock)),
+                           dim3(kBX, kBY), 0, stream>>>(in, out, e.nz, e.ny, e.nx, Op{});
+          break;
+        default:
+          break;
+      }
+    };
+    launch_impl(0);
+    BENCH_CHECK_CUDA(cudaGetLastError());
+    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    check(out, ref, count, tolerance, what);
+    BENCH_CHECK_CUDA(cudaFree(ref));  // before timing: the timed runs need only in and out
+    state.exec([&](nvbench::launch& launch) { launch_impl(launch.get_stream()); });
+  }
+  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  BENCH_CHECK_CUDA(cudaFree(in));
+  BENCH_CHECK_CUDA(cudaFree(out));
+}
+
+void dispatch(nvbench::state& state, Impl impl) {
+  print_device_once();
+  const std::string c = state.get_string("Case");
+  using S = StencilShape;
+  if (c == "1D-3pt-I32-2^28") return run_case<Case<int, 1, 1, S::star, Sum3>>(state, impl, {1, 1, 1 << 28});
+  if (c == "1D-3pt-F32-2^28") return run_case<Case<float, 1, 1, S::star, Sum3>>(state, impl, {1, 1, 1 << 28});
+  if (c == "2D-5pt-F32-8192^2") return run_case<Case<float, 2, 1, S::star, Laplace5>>(state, impl, {1, 8192, 8192});
+  if (c == "2D-5pt-F64-8192^2") return run_case<Case<double, 2, 1, S::star, Laplace5>>(state, impl, {1, 8192, 8192});
+  if (c == "2D-9box-F32-8192^2") return run_case<Case<float, 2, 1, S::box, Blur9>>(state, impl, {1, 8192, 8192});
+  if (c == "2D-9box-F64-8192^2") return run_case<Case<double, 2, 1, S::box, Blur9>>(state, impl, {1, 8192, 8192});
+  if (c == "3D-7pt-F32-512^3") return run_case<Case<float, 3, 1, S::star, Laplace7>>(state, impl, {512, 512, 512});
+  if (c == "3D-7pt-F64-512^3") return run_case<Case<double, 3, 1, S::star, Laplace7>>(state, impl, {512, 512, 512});
+  if (c == "3D-r4-F32-512^3") return run_case<Case<float, 3, 4, S::star, Star25>>(state, impl, {512, 512, 512});
+  if (c == "3D-r4-F32-376^3") return run_case<Case<float, 3, 4, S::star, Star25>>(state, impl, {376, 376, 376});
+  state.skip("unknown Case (see stencil_bench.cu's kCases)");
+}
+
+void bench_memcpy(nvbench::state& state) { dispatch(state, Impl::memcpy); }
+void bench_smemtile(nvbench::state& state) { dispatch(state, Impl::smemtile); }
+void bench_naive(nvbench::state& state) { dispatch(state, Impl::naive); }
+void bench_smem_halo(nvbench::state& state) { dispatch(state, Impl::smem_halo); }
+void bench_hand_2_5d(nvbench::state& state) { dispatch(state, Impl::hand_2_5d); }
+
+}  // namespace
+
+NVBENCH_BENCH(bench_memcpy).set_name("cudaMemcpy").add_string_axis("Case", kCases);
+NVBENCH_BENCH(bench_smemtile).set_name("smemtile_stencil").add_string_axis("Case", kCases);
+NVBENCH_BENCH(bench_naive).set_name("naive_global").add_string_axis("Case", kCases);
+NVBENCH_BENCH(bench_smem_halo).set_name("smem_halo").add_string_axis("Case", kCases);
+NVBENCH_BENCH(bench_hand_2_5d).set_name("hand_2_5d").add_string_axis("Case", kCases);
