@@ -508,7 +508,12 @@ void tma_case(std::mt19937& rng) {
   INFO("tensor map: " << (map ? "made" : map.error) << ", driver status " << map.driver_status);
   REQUIRE(map);
   Coord origins[tma_loads];
-  for (Coord& o : origins) o = random_origin(rng, g.rows, g.cols, R, C);
+  // TMA needs the box's first column at a multiple of 16 bytes (measured on an H200: other columns
+  // raise an illegal-instruction error), so origins are rounded down to one.
+  for (Coord& o : origins) {
+    o = random_origin(rng, g.rows, g.cols, R, C);
+    o.col = (o.col >= 0 ? o.col / per16 : -((-o.col + per16 - 1) / per16)) * per16;
+  }
   INFO("origins (" << origins[0].row << ", " << origins[0].col << "), (" << origins[1].row << ", " << origins[1].col
                    << "), (" << origins[2].row << ", " << origins[2].col << ")");
   DeviceBuffer<T> out(static_cast<std::size_t>(tma_loads) * R * C);

@@ -111,7 +111,8 @@ SMEMTILE_DEVICE TmaPhase init_tma_barrier(TmaBarrier& barrier, Group group = {})
 
 /// Starts loading the tile with one TMA copy: tile(r, c) = global(origin.row + r, origin.col + c),
 /// zero where that lies outside the array (the origin may lie anywhere, the tile partly or wholly
-/// outside). `map` is the tensor map make_tma_map<Tile> made for the array, received as a
+/// outside, but origin.col * sizeof(T) must be a multiple of 16: other columns make the copy fail
+/// with an illegal-instruction error, as measured on an H200; debug builds check it). `map` is the tensor map make_tma_map<Tile> made for the array, received as a
 /// `const __grid_constant__ CUtensorMap` kernel parameter. Rank 0 of `group` issues the copy and
 /// announces its bytes on `barrier`; the others do nothing. Complete it with wait_tma(barrier,
 /// phase) in every thread. The group must be synchronized since the tile and the barrier were last
@@ -143,6 +144,10 @@ SMEMTILE_DEVICE void copy_global_to_tile_tma_async(const CUtensorMap& map, Coord
     SMEMTILE_CHECK(arch::shared_window_address(ref.data()) % 128u == 0,
                    "smemtile TMA copy: the tile is not 128-byte aligned (values: shared address)",
                    arch::shared_window_address(ref.data()), 0, 0, 0);
+    SMEMTILE_CHECK((static_cast<long long>(origin.col) * static_cast<long long>(sizeof(Element))) % 16 == 0,
+                   "smemtile TMA copy: the box's first column must be at a multiple of 16 bytes (values: "
+                   "origin row, origin col, element bytes)",
+                   origin.row, origin.col, sizeof(Element), 0);
     constexpr unsigned bytes = static_cast<unsigned>(sizeof(Element)) * TileLayout::rows() * TileLayout::cols();
     arch::fence_proxy_async_shared();  // earlier generic accesses to the tile come before the copy
     arch::mbarrier_arrive_expect_tx(&barrier.state_, bytes);

@@ -173,8 +173,8 @@ SMEMTILE_DEVICE void tile_to_global_transposed_blocks(TileRef<T, Layout> tile, c
   using Block = RegisterBlock<Element, V>;
   using Unit = typename Block::Unit;
   // The region of `global` written: cols() rows of rows() elements at origin.
-  const bool whole_units = region_inside(global, origin, cols, rows) &&
-                           units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
+  const bool inside = region_inside(global, origin, cols, rows);
+  const bool whole_units = inside && units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
   const int global_rows = static_cast<int>(global.extent(0)), global_cols = static_cast<int>(global.extent(1));
   for_each_transpose_block<(rows / V) * (cols / V)>(group, [&](int index) {
     const TransposeBlock b = transpose_block(index, cols / V);
@@ -188,6 +188,13 @@ SMEMTILE_DEVICE void tile_to_global_transposed_blocks(TileRef<T, Layout> tile, c
 #pragma unroll
       for (int i = 0; i < V; ++i)
         *reinterpret_cast<Unit*>(const_cast<Element*>(global_pointer(global, first.row + i, first.col))) = out.row[i];
+    } else if (inside) {  // inside but not aligned for whole units: element by element, no bounds tests
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        Element* row = const_cast<Element*>(global_pointer(global, first.row + i, first.col));
+#pragma unroll
+        for (int j = 0; j < V; ++j) row[j] = out.element(i, j);
+      }
     } else {
 #pragma unroll
       for (int i = 0; i < V; ++i)

@@ -109,6 +109,23 @@ template <> struct TransposeTileShape<16> {
   static constexpr int cols = 32;  ///< tile columns
 };
 
+namespace detail {
+
+// Where the t-th tile of a tiles_down x tiles_across grid goes when tiles are taken `group_rows`
+// tile rows at a time, down the group first: the blocks running at once then cover a band of
+// nearby rows of `in` and of `out` both, instead of whole input rows and scattered output rows
+// (the ordering GPU matrix kernels use for L2 and DRAM locality).
+SMEMTILE_HOST_DEVICE constexpr Coord grouped_tile(long long t, int tiles_down, int tiles_across, int group_rows) {
+  const long long per_group = static_cast<long long>(group_rows) * tiles_across;
+  const int group = static_cast<int>(t / per_group);
+  const int first_row = group * group_rows;
+  const int rows_here = tiles_down - first_row < group_rows ? tiles_down - first_row : group_rows;
+  const int within = static_cast<int>(t - group * per_group);
+  return Coord{first_row + within % rows_here, within / rows_here};
+}
+
+}  // namespace detail
+
 #if defined(__CUDACC__)
 
 namespace detail {
@@ -131,15 +148,17 @@ struct alignas(Align) ElementBits {
 template <class Bits>
 __global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
     transpose_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                     long long stride_in, long long stride_out, int tiles_down) {
+                     long long stride_in, long long stride_out, int tiles_down, int tiles_across, int group_rows) {
   using Shape = TransposeTileShape<static_cast<int>(sizeof(Bits))>;
   using Block = FixedThreadBlock<transpose_threads>;
   __shared__ TransposeTile<Bits, Shape::rows, Shape::cols> tile;
-  for (int z = static_cast<int>(blockIdx.z); z < batch; z += static_cast<int>(gridDim.z)) {
+  const long long tiles = static_cast<long long>(tiles_down) * tiles_across;
+  for (int z = static_cast<int>(blockIdx.y); z < batch; z += static_cast<int>(gridDim.y)) {
     const auto source = make_global_matrix(in + z * stride_in, rows, cols, ld_in);
     const auto target = make_global_matrix(out + z * stride_out, cols, rows, ld_out);
-    for (int tile_row = static_cast<int>(blockIdx.y); tile_row < tiles_down; tile_row += static_cast<int>(gridDim.y)) {
-      const Coord origin{tile_row * Shape::rows, static_cast<int>(blockIdx.x) * Shape::cols};
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+      const Coord tile_at = grouped_tile(t, tiles_down, tiles_across, group_rows);
+      const Coord origin{tile_at.row * Shape::rows, tile_at.col * Shape::cols};
       copy_global_to_tile(source, origin, tile, boundary::Zero{}, Block{});
       __syncthreads();
       copy_tile_to_global_transposed(tile, target, origin.transposed(), Block{});
@@ -147,6 +166,9 @@ __global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
     }
   }
 }
+
+// Tile rows per group (grouped_tile): measured on an H200 (docs/transpose.md).
+inline constexpr int transpose_group_rows = 16;
 
 inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
   LaunchStatus status;
@@ -179,11 +201,12 @@ LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in
   using Shape = TransposeTileShape<static_cast<int>(sizeof(T))>;
   const int tiles_across = (cols + Shape::cols - 1) / Shape::cols;
   const int tiles_down = (rows + Shape::rows - 1) / Shape::rows;
-  const dim3 grid(static_cast<unsigned>(tiles_across), static_cast<unsigned>(tiles_down < 65535 ? tiles_down : 65535),
+  const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
+  const dim3 grid(static_cast<unsigned>(tiles < 2147483647LL ? tiles : 2147483647LL),
                   static_cast<unsigned>(batch < 65535 ? batch : 65535));
   detail::transpose_kernel<Bits><<<grid, detail::transpose_threads, 0, stream>>>(
       reinterpret_cast<const Bits*>(in), reinterpret_cast<Bits*>(out), rows, cols, ld_in, ld_out, batch, stride_in,
-      stride_out, tiles_down);
+      stride_out, tiles_down, tiles_across, detail::transpose_group_rows);
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
     return detail::transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") +
