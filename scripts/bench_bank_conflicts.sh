@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Shared-memory bank conflicts and DRAM throughput of the library's benchmark kernels, measured by
 # Nsight Compute on one launch each: smemtile_round_trip (copy_bench, every element type and tile
-# height) and smemtile::detail::transpose_kernel (transpose_bench, every element size, 8192 x 8192).
+# height), smemtile::detail::transpose_kernel (transpose_bench, every element size, 8192 x 8192) and
+# device_stencil's smemtile::detail::stencil_{1,2,3}d_kernel (stencil_bench, one float case per rank:
+# 1D 3-point 2^28, 2D 5-point 8192^2, 3D 7-point 512^3).
 #
 #   bash scripts/bench_bank_conflicts.sh <build-dir> <out.md>
 #
@@ -11,7 +13,8 @@
 # table keeps the first launch of each kernel. Writes a markdown table (kernel, element type,
 # shared load / store bank conflicts and wavefronts, DRAM % of peak) to out.md and prints it; the
 # last line is "N kernels, M with bank conflicts". Exit status: 0 when every kernel was measured,
-# 1 when something failed, 2 when ncu or the programs are missing. ~1 minute on an H100.
+# 1 when something failed, 2 when ncu or the programs are missing. ~1.5 minutes on an H100 (each of
+# the three ncu runs is capped at 45 s).
 # Environment: NCU (ncu's path). ncu needs the GPU's performance counters (root, or
 # NVreg_RestrictProfilingToAdminUsers=0). Clocks are left alone (--clock-control none).
 set -uo pipefail
@@ -44,7 +47,7 @@ nvlib="$root/.nvbench/cuda/bench/cu13/nvbench/lib"
 [ -d "$nvlib" ] && export LD_LIBRARY_PATH="$nvlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # Build what is missing (a no-op after run_benchmarks.sh).
-cmake --build "$build" --target copy_bench transpose_bench -j "$(nproc)" >"$work/build.log" 2>&1 ||
+cmake --build "$build" --target copy_bench transpose_bench stencil_bench -j "$(nproc)" >"$work/build.log" 2>&1 ||
   { tail -n 5 "$work/build.log"; echo "bench_bank_conflicts: building the benchmarks failed; profiling what exists"; } >&2
 
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -85,6 +88,9 @@ profile() {
 profile copy '^smemtile_round_trip$' "$build/bench/copy_bench" -b smemtile_round_trip
 # transpose_bench: smemtile_transpose at 8192 x 8192, every element type.
 profile transpose '^transpose_kernel$' "$build/bench/transpose_bench" -b smemtile_transpose -a Shape=8192x8192
+# stencil_bench: device_stencil, one float case per rank (each state: its output check, then one run).
+profile stencil '^stencil_[123]d_kernel$' "$build/bench/stencil_bench" -b smemtile_stencil \
+  -a "Case=[1D-3pt-F32-2^28,2D-5pt-F32-8192^2,3D-7pt-F32-512^3]"
 
 python3 - "$out_md" "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)" "${csvs[@]}" <<'EOF'
 import csv, io, re, sys
@@ -112,6 +118,10 @@ def describe(full):
     if not m:
         return full.split("(")[0].split("::")[-1], "?"
     name, args = m.group(1), re.sub(r"\(anonymous namespace\)::|<unnamed>::|smemtile::detail::|smemtile::", "", m.group(2))
+    parts = [p.strip() for p in args.split(",")]
+    if name.startswith("stencil_") and len(parts) >= 5:  # <Radius, Shape, T, Boundary, Op>
+        shape = parts[1].replace("StencilShape::", "").replace("(StencilShape)0", "star").replace("(StencilShape)1", "box")
+        return name, f"{C_TYPES.get(parts[2], parts[2])}, radius {parts[0]} {shape}, {parts[4]}, {parts[3]}"
     bits = re.match(r"ElementBits<(\d+),\s*(\d+)>$", args.strip())
     if bits:
         return name, f"{bits.group(1)}-byte elements (align {bits.group(2)})"
@@ -147,7 +157,7 @@ for path in paths:
 
 md = [f"# Bank conflicts of the benchmark kernels: {gpu}", "",
       "Nsight Compute, one launch per kernel (NVBench --profile; the smemtile states: copy_bench's round trips, "
-      "transpose_bench at 8192x8192). Conflicts: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum; "
+      "transpose_bench at 8192x8192; stencil_bench's device_stencil kernels, one float case per rank). Conflicts: l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum; "
       "wavefronts: l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum; DRAM: "
       "dram__throughput.avg.pct_of_peak_sustained_elapsed.", "",
       "| kernel | type | load conflicts | store conflicts | load wavefronts | store wavefronts | DRAM % of peak |",
