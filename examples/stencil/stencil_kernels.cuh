@@ -72,11 +72,13 @@ __global__ void sum3_shared(int* c, const int* a, int n) {
 
 using Sum3Block = FixedThreadBlock<BLOCK_SIZE>;
 
-// (c) smemtile: the halo tile holds t(-1) ... t(BLOCK_SIZE); the copy fills it, zero outside the
+// (c) smemtile: the halo tile holds t(-4) ... t(BLOCK_SIZE + 3); the copy fills it, zero outside the
 // array, so the body has no branch. The output tile is stored with the copy, which writes only
 // elements inside the array. Block: BLOCK_SIZE threads.
 __global__ void sum3_smemtile(GlobalVector<int> c, GlobalVector<const int> a) {
-  __shared__ StaticHaloTile1D<int, BLOCK_SIZE, 1> t;
+  // A halo of 4 ints, not 1 (the stencil reads 1): the interior then starts 16 bytes into the
+  // tile, as it does in the array, so the copy moves it with 16-byte loads and stores.
+  __shared__ StaticHaloTile1D<int, BLOCK_SIZE, 4> t;
   __shared__ StaticTile1D<int, BLOCK_SIZE> result;
   const int origin = block_tile_origin_1d(BLOCK_SIZE);
   copy_global_to_tile(a, origin, t, boundary::zero, Sum3Block{});
