@@ -1,0 +1,77 @@
+// GPU tests of device_stencil (device/stencil.cuh) on 3D arrays: the sweep along z over a ring of
+// 2 Radius + 1 planes, planes outside the volume coming from the boundary policy, blocks of 64
+// planes along z.
+//
+// As in stencil_gpu_test.cu (stencil_gpu_common.cuh does the checking): random extents (1 x 1 x 1,
+// 1 x 1 x n, n x 1 x 1, 1 x n x 1, smaller than the halo, depths just past one 64-plane chunk,
+// below one tile, a little above, random up to 40^3; up to 20^3 for box stencils of radius 3 and
+// 4), random pitches and slice pitches (gaps between planes), base offsets of 0..3 elements, poisoned
+// outputs (offset, padding, gaps and guard stay poison), every element against the host reference.
+//
+// Coverage: every policy with star radius 1 on float; radii 1..4 with star and box on float with
+// reflect (box radius 4 reads 729 points); box radius 1 with constant and periodic; double (star
+// radius 4 included: the ring of 9 planes of 8-byte elements just fits 48 KB) and int for a few
+// combinations; volumes of 130 x 70 x 90 crossing three 64-plane chunks.
+#include "stencil_gpu_common.cuh"
+
+namespace {
+
+using namespace stencil_test;
+constexpr StencilShape star = StencilShape::star;
+constexpr StencilShape box = StencilShape::box;
+constexpr int cases = 14;
+
+TEST_CASE("device_stencil 3D float: every policy with a star of radius 1") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<3, 1, star, kZero, float>(cases, rng);
+  random_stencils<3, 1, star, kConstant, float>(cases, rng);
+  random_stencils<3, 1, star, kClamp, float>(cases, rng);
+  random_stencils<3, 1, star, kPeriodic, float>(cases, rng);
+  random_stencils<3, 1, star, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 3D float: radii 1 to 4 with star and box and reflect") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<3, 2, star, kReflect, float>(cases, rng);
+  random_stencils<3, 3, star, kReflect, float>(cases, rng);
+  random_stencils<3, 4, star, kReflect, float>(cases, rng);
+  random_stencils<3, 1, box, kReflect, float>(cases, rng);
+  random_stencils<3, 2, box, kReflect, float>(cases, rng);
+  random_stencils<3, 3, box, kReflect, float>(cases, rng);
+  random_stencils<3, 4, box, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 3D float: box of radius 1 with constant and periodic") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<3, 1, box, kConstant, float>(cases, rng);
+  random_stencils<3, 1, box, kPeriodic, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 3D double and int") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<3, 4, star, kReflect, double>(cases, rng);
+  random_stencils<3, 2, box, kZero, double>(cases, rng);
+  random_stencils<3, 1, star, kClamp, double>(cases, rng);
+  random_stencils<3, 1, box, kPeriodic, int>(cases, rng);
+  random_stencils<3, 2, star, kZero, int>(cases, rng);
+}
+
+TEST_CASE("device_stencil 3D: volumes crossing several 64-plane chunks") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  fixed_stencil<3, 4, star, kReflect, float>(130, 70, 90, false, rng);
+  fixed_stencil<3, 1, box, kPeriodic, float>(130, 70, 90, false, rng);
+  fixed_stencil<3, 1, star, kConstant, float>(129, 17, 33, false, rng);
+  fixed_stencil<3, 4, star, kReflect, double>(131, 9, 40, false, rng);
+}
+
+}  // namespace

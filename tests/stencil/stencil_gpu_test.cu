@@ -1,0 +1,110 @@
+// GPU tests of device_stencil (device/stencil.cuh) on 1D and 2D arrays.
+//
+// Each call: random extents (1, 1 x n, n x 1, smaller than the halo, one tile, a little above one
+// tile, odd sizes, near multiples of the tile, random), random pitches (dense, padded, whole
+// 128-byte lines) and base offsets of 0..3 elements for in and out (separate allocations), random
+// inputs (pitch padding included), out's allocation poisoned; a random op (coefficients held in the
+// op object) for each (radius, shape, policy, element type). Afterwards every output element must
+// match a host reference computed in double precision (relative 1e-5 of sum |c x| for float,
+// 1e-12 for double; exact for int), every other element of out's allocation (offset, pitch padding,
+// guard) must still be poison, and the input must be unchanged.
+//
+// Coverage (a union, not the full product): every policy with star radius 1 on float; radii 1..4
+// with star and box on float with reflect; box radius 2 with zero and periodic; double and int for
+// a few (shape, radius, policy) combinations; a 2D array of more than 65535 tile rows (the grid's
+// y loop).
+#include "stencil_gpu_common.cuh"
+
+namespace {
+
+using namespace stencil_test;
+constexpr StencilShape star = StencilShape::star;
+constexpr StencilShape box = StencilShape::box;
+constexpr int cases = 24;
+
+TEST_CASE("device_stencil 1D float: every policy with a star of radius 1") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<1, 1, star, kZero, float>(cases, rng);
+  random_stencils<1, 1, star, kConstant, float>(cases, rng);
+  random_stencils<1, 1, star, kClamp, float>(cases, rng);
+  random_stencils<1, 1, star, kPeriodic, float>(cases, rng);
+  random_stencils<1, 1, star, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 1D float: radii 1 to 4 with star and box and reflect") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<1, 2, star, kReflect, float>(cases, rng);
+  random_stencils<1, 3, star, kReflect, float>(cases, rng);
+  random_stencils<1, 4, star, kReflect, float>(cases, rng);
+  random_stencils<1, 1, box, kReflect, float>(cases, rng);
+  random_stencils<1, 2, box, kReflect, float>(cases, rng);
+  random_stencils<1, 3, box, kReflect, float>(cases, rng);
+  random_stencils<1, 4, box, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 1D double and int") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<1, 3, star, kPeriodic, double>(cases, rng);
+  random_stencils<1, 4, box, kClamp, int>(cases, rng);
+}
+
+TEST_CASE("device_stencil 2D float: every policy with a star of radius 1") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<2, 1, star, kZero, float>(cases, rng);
+  random_stencils<2, 1, star, kConstant, float>(cases, rng);
+  random_stencils<2, 1, star, kClamp, float>(cases, rng);
+  random_stencils<2, 1, star, kPeriodic, float>(cases, rng);
+  random_stencils<2, 1, star, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 2D float: radii 1 to 4 with star and box and reflect") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<2, 2, star, kReflect, float>(cases, rng);
+  random_stencils<2, 3, star, kReflect, float>(cases, rng);
+  random_stencils<2, 4, star, kReflect, float>(cases, rng);
+  random_stencils<2, 1, box, kReflect, float>(cases, rng);
+  random_stencils<2, 2, box, kReflect, float>(cases, rng);
+  random_stencils<2, 3, box, kReflect, float>(cases, rng);
+  random_stencils<2, 4, box, kReflect, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 2D float: box of radius 2 with zero and periodic") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<2, 2, box, kZero, float>(cases, rng);
+  random_stencils<2, 2, box, kPeriodic, float>(cases, rng);
+}
+
+TEST_CASE("device_stencil 2D double and int") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  random_stencils<2, 2, box, kClamp, double>(cases, rng);
+  random_stencils<2, 1, star, kConstant, double>(cases, rng);
+  random_stencils<2, 4, star, kReflect, double>(cases, rng);
+  random_stencils<2, 2, star, kReflect, int>(cases, rng);
+  random_stencils<2, 3, box, kConstant, int>(cases, rng);
+  random_stencils<2, 1, star, kPeriodic, int>(cases, rng);
+}
+
+TEST_CASE("device_stencil 2D float: more than 65535 tile rows") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  // 32-row tiles: 65539 of them, more than a grid's y dimension; the kernel loops over the rest.
+  fixed_stencil<2, 1, star, kClamp, float>(1, 65535 * 32 + 100, 1, true, rng);
+  fixed_stencil<2, 1, star, kReflect, float>(1, 65535 * 32 + 33, 3, true, rng);
+}
+
+}  // namespace

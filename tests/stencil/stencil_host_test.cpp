@@ -1,0 +1,363 @@
+// Host tests for the stencil capability, compiled by the C++ compiler (no nvcc):
+//  - HaloLayout (core/halo_layout.cuh) for 2D and rank-1 shapes: offsets against the documented
+//    formula, contains() exactly on the interior widened by the halo, reach(), row_stride(),
+//    storage_size(), and every interior and halo position owning its own storage slot inside the
+//    storage; StaticHaloTile / StaticHaloTile1D accessors reach the halo at those slots;
+//  - stencil_offset_allowed and stencil_points (block/stencil.cuh) for star and box, radii 1..4,
+//    ranks 1..3, against an enumeration of the offsets;
+//  - StencilTileShape (device/stencil.cuh): halo columns and the 3D ring within 48 KB;
+//  - stencil_argument_error (device/stencil.cuh): which argument sets device_stencil refuses and why;
+//  - the index policies' map_index (core/boundary.cuh) within Radius of both edges of small arrays.
+#include <smemtile/smemtile.cuh>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+using smemtile::HaloLayout;
+using smemtile::StencilShape;
+
+namespace {
+
+bool contains_message(const char* error, const char* part) {
+  return error != nullptr && std::string(error).find(part) != std::string::npos;
+}
+
+// ---- HaloLayout -------------------------------------------------------------------------------------
+
+template <int R, int C, int HR, int HC, int P = 0, int K = 2>
+void check_halo_layout() {
+  using Layout = HaloLayout<R, C, HR, HC, P, K>;
+  constexpr Layout layout{};
+  INFO("HaloLayout<" << R << ", " << C << ", " << HR << ", " << HC << ", " << P << ", " << K << ">");
+  static_assert(Layout::is_static && Layout::rank == K, "static, of the given rank");
+  static_assert(Layout::rows() == R && Layout::cols() == C, "interior shape");
+  static_assert(Layout::reach().row == HR && Layout::reach().col == HC, "reach is the halo");
+  static_assert(smemtile::layout_reach(layout).row == HR && smemtile::layout_reach(layout).col == HC, "layout_reach");
+  static_assert(Layout::row_stride() == C + 2 * HC + P, "row stride: interior, halo on both sides, pad");
+  static_assert(Layout::storage_size() == (R + 2 * HR) * (C + 2 * HC + P), "storage: every storage row");
+  static_assert(Layout::offset(-HR, -HC) == 0, "the first halo element is the first storage element");
+  static_assert(Layout::offset(0, 0) == HR * (C + 2 * HC + P) + HC, "the interior's (0, 0)");
+
+  std::set<int> slots;
+  int out_of_storage = 0, wrong_offset = 0, wrong_contains = 0, free_contains = 0, contained = 0;
+  for (int r = -HR - 3; r < R + HR + 3; ++r) {
+    for (int c = -HC - 3; c < C + HC + 3; ++c) {
+      const bool expected = r >= -HR && r < R + HR && c >= -HC && c < C + HC;
+      if (layout.contains(r, c) != expected) ++wrong_contains;
+      if (smemtile::layout_contains(layout, r, c) != expected) ++free_contains;
+      if (!expected) continue;
+      ++contained;
+      const int offset = layout.offset(r, c);
+      if (offset != (r + HR) * (C + 2 * HC + P) + c + HC) ++wrong_offset;
+      if (offset < 0 || offset >= layout.storage_size()) ++out_of_storage;
+      slots.insert(offset);
+    }
+  }
+  CHECK(wrong_contains == 0);
+  CHECK(free_contains == 0);
+  CHECK(wrong_offset == 0);
+  CHECK(out_of_storage == 0);
+  CHECK(contained == (R + 2 * HR) * (C + 2 * HC));
+  CHECK(static_cast<int>(slots.size()) == contained);  // distinct slots
+}
+
+TEST_CASE("HaloLayout: offsets contains reach and storage of 2D shapes with distinct slots") {
+  check_halo_layout<8, 32, 2, 4>();
+  check_halo_layout<1, 1, 1, 1>();
+  check_halo_layout<4, 5, 1, 1>();
+  check_halo_layout<3, 7, 0, 2>();
+  check_halo_layout<2, 3, 3, 0, 1>();
+  check_halo_layout<5, 9, 4, 4, 3>();
+  check_halo_layout<16, 32, 4, 4>();
+  check_halo_layout<32, 64, 3, 4>();
+  check_halo_layout<8, 32, 4, 4>();
+  check_halo_layout<7, 1, 2, 6, 2>();
+}
+
+TEST_CASE("HaloLayout: rank-1 shapes with halo columns only") {
+  check_halo_layout<1, 2048, 0, 4, 0, 1>();
+  check_halo_layout<1, 2048, 0, 16, 0, 1>();
+  check_halo_layout<1, 5, 0, 3, 0, 1>();
+  check_halo_layout<1, 1, 0, 1, 0, 1>();
+  check_halo_layout<1, 3, 0, 7, 0, 1>();
+  check_halo_layout<1, 1, 0, 0, 0, 1>();
+}
+
+TEST_CASE("StaticHaloTile accessors reach the halo at the layout's slots") {
+  smemtile::StaticHaloTile<int, 4, 5, 1, 2> t{};
+  using Layout = HaloLayout<4, 5, 1, 2>;
+  static_assert(sizeof(t) == sizeof(int) * Layout::storage_size(), "sizeof is the storage");
+  CHECK(t.rows() == 4);
+  CHECK(t.cols() == 5);
+  for (int k = 0; k < Layout::storage_size(); ++k) t.data()[k] = -1;
+  for (int r = -1; r < 5; ++r)
+    for (int c = -2; c < 7; ++c) t(r, c) = 100 * (r + 1) + (c + 2);
+  int mismatches = 0;
+  for (int r = -1; r < 5; ++r)
+    for (int c = -2; c < 7; ++c)
+      if (t.data()[Layout::offset(r, c)] != 100 * (r + 1) + (c + 2)) ++mismatches;
+  CHECK(mismatches == 0);
+  for (int k = 0; k < Layout::storage_size(); ++k) CHECK(t.data()[k] != -1);  // no pad: every slot is a position
+
+  smemtile::StaticHaloTile1D<float, 6, 3> v{};
+  using Layout1 = HaloLayout<1, 6, 0, 3, 0, 1>;
+  static_assert(sizeof(v) == sizeof(float) * 12, "6 + 2 * 3 elements");
+  for (int i = -3; i < 9; ++i) v(i) = static_cast<float>(i);
+  for (int i = -3; i < 9; ++i) {
+    CHECK(v.data()[Layout1::offset(0, i)] == static_cast<float>(i));
+    CHECK(v.data()[i + 3] == static_cast<float>(i));
+  }
+}
+
+// ---- stencil_offset_allowed, stencil_points -----------------------------------------------------------
+
+static_assert(smemtile::stencil_points(StencilShape::star, 1, 1) == 3, "3-point");
+static_assert(smemtile::stencil_points(StencilShape::star, 1, 2) == 5, "5-point");
+static_assert(smemtile::stencil_points(StencilShape::star, 1, 3) == 7, "7-point");
+static_assert(smemtile::stencil_points(StencilShape::box, 1, 2) == 9, "9-point");
+static_assert(smemtile::stencil_points(StencilShape::box, 1, 3) == 27, "27-point");
+static_assert(smemtile::stencil_points(StencilShape::star, 4, 3) == 25, "25-point");
+static_assert(smemtile::stencil_points(StencilShape::box, 4, 3) == 729, "9^3");
+static_assert(smemtile::stencil_offset_allowed(StencilShape::star, 2, 0, -2, 0), "on an axis");
+static_assert(!smemtile::stencil_offset_allowed(StencilShape::star, 2, 0, 1, 1), "off the axes");
+static_assert(smemtile::stencil_offset_allowed(StencilShape::box, 2, -2, 1, 2), "in the box");
+static_assert(!smemtile::stencil_offset_allowed(StencilShape::box, 2, 0, 0, 3), "beyond the radius");
+
+TEST_CASE("stencil_offset_allowed and stencil_points for star and box of radii 1 to 4 and ranks 1 to 3") {
+  for (const StencilShape shape : {StencilShape::star, StencilShape::box}) {
+    for (int radius = 1; radius <= 4; ++radius) {
+      for (int rank = 1; rank <= 3; ++rank) {
+        const bool star = shape == StencilShape::star;
+        INFO((star ? "star" : "box") << " radius " << radius << " rank " << rank);
+        const int reach = radius + 3;  // look beyond the radius too
+        const int zr = rank >= 3 ? reach : 0, yr = rank >= 2 ? reach : 0;
+        int allowed = 0, wrong = 0;
+        for (int dz = -zr; dz <= zr; ++dz)
+          for (int dy = -yr; dy <= yr; ++dy)
+            for (int dx = -reach; dx <= reach; ++dx) {
+              const int az = dz < 0 ? -dz : dz, ay = dy < 0 ? -dy : dy, ax = dx < 0 ? -dx : dx;
+              const bool within = az <= radius && ay <= radius && ax <= radius;
+              const int off_axes = (dz != 0) + (dy != 0) + (dx != 0);
+              const bool expected = within && (!star || off_axes <= 1);
+              const bool got = smemtile::stencil_offset_allowed(shape, radius, dz, dy, dx);
+              if (got != expected) ++wrong;
+              if (got) ++allowed;
+            }
+        CHECK(wrong == 0);
+        CHECK(allowed == smemtile::stencil_points(shape, radius, rank));
+        int expected_points = 1;
+        if (star) {
+          expected_points = 2 * rank * radius + 1;
+        } else {
+          for (int d = 0; d < rank; ++d) expected_points *= 2 * radius + 1;
+        }
+        CHECK(smemtile::stencil_points(shape, radius, rank) == expected_points);
+      }
+    }
+  }
+}
+
+// ---- StencilTileShape -------------------------------------------------------------------------------
+
+template <int E, int R>
+void check_tile_shape() {
+  using S = smemtile::StencilTileShape<E, R>;
+  INFO("StencilTileShape<" << E << ", " << R << ">: halo_cols " << S::halo_cols);
+  const int per_vector = 16 / E;
+  CHECK(S::halo_cols >= R);
+  CHECK(S::halo_cols % per_vector == 0);
+  CHECK(S::halo_cols - R < per_vector);  // the smallest such multiple
+  // The 3D ring of 2R + 1 planes fits in 48 KB of static shared memory up to radius 4.
+  using Plane = HaloLayout<S::rows_3d, S::cols_3d, R, S::halo_cols>;
+  if (R <= 4) CHECK(static_cast<long long>(E) * Plane::storage_size() * (2 * R + 1) <= 48 * 1024);
+  CHECK(S::interior_1d % 256 == 0);
+  CHECK(S::rows_2d % 8 == 0);
+  CHECK(S::cols_2d % 32 == 0);
+  CHECK(S::rows_3d % 8 == 0);
+  CHECK(S::cols_3d == 32);
+}
+
+TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and 3D rings fit in 48 KB") {
+  check_tile_shape<1, 1>();
+  check_tile_shape<1, 4>();
+  check_tile_shape<2, 1>();
+  check_tile_shape<2, 4>();
+  check_tile_shape<2, 8>();
+  check_tile_shape<4, 1>();
+  check_tile_shape<4, 3>();
+  check_tile_shape<4, 4>();
+  check_tile_shape<4, 5>();
+  check_tile_shape<8, 1>();
+  check_tile_shape<8, 2>();
+  check_tile_shape<8, 3>();
+  check_tile_shape<8, 4>();
+  static_assert(smemtile::StencilTileShape<4, 1>::halo_cols == 4, "one float4");
+  static_assert(smemtile::StencilTileShape<8, 3>::halo_cols == 4, "two double2");
+  static_assert(smemtile::StencilTileShape<1, 1>::halo_cols == 16, "one 16-byte vector of bytes");
+}
+
+// ---- stencil_argument_error ---------------------------------------------------------------------------
+
+struct Args {
+  int rank;
+  long long in_extents[3], out_extents[3], in_strides[3], out_strides[3];
+  unsigned long long in, out;
+  int elem_bytes;
+  const char* error() const {
+    return smemtile::stencil_argument_error(rank, in_extents, out_extents, in_strides, out_strides, in, out,
+                                            elem_bytes);
+  }
+};
+
+// Dense arrays (or pitched, with `pitch`) of the given extents at in / out.
+Args make_args(int rank, std::vector<long long> extents, unsigned long long in, unsigned long long out,
+               int elem_bytes = 4, long long pitch = 0) {
+  Args a{};
+  a.rank = rank;
+  a.in = in;
+  a.out = out;
+  a.elem_bytes = elem_bytes;
+  long long stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    a.in_extents[d] = a.out_extents[d] = extents[static_cast<std::size_t>(d)];
+    a.in_strides[d] = a.out_strides[d] = stride;
+    stride *= (d == rank - 1 && pitch > 0) ? pitch : extents[static_cast<std::size_t>(d)];
+  }
+  return a;
+}
+
+constexpr unsigned long long base = 0x7f0000000000ull;
+
+TEST_CASE("stencil_argument_error: valid arrays of every rank") {
+  CHECK(make_args(1, {100}, base, base + 4096).error() == nullptr);
+  CHECK(make_args(2, {30, 40}, base, base + 65536).error() == nullptr);
+  CHECK(make_args(2, {30, 40}, base + 4, base + 65536 + 12, 4, 45).error() == nullptr);  // pitched, misaligned
+  CHECK(make_args(3, {5, 6, 7}, base, base + 65536, 8).error() == nullptr);
+  CHECK(make_args(1, {1}, base, base + 8, 8).error() == nullptr);
+  // out below in
+  CHECK(make_args(2, {3, 4}, base + 4096, base).error() == nullptr);
+}
+
+TEST_CASE("stencil_argument_error: empty arrays are valid even with null pointers") {
+  CHECK(make_args(1, {0}, 0, 0).error() == nullptr);
+  CHECK(make_args(2, {0, 7}, 0, 0).error() == nullptr);
+  CHECK(make_args(2, {7, 0}, 0, base).error() == nullptr);
+  CHECK(make_args(3, {3, 0, 5}, base, 0).error() == nullptr);
+  CHECK(make_args(3, {0, 0, 0}, base, base).error() == nullptr);  // even the same pointer: nothing is written
+  Args strided = make_args(2, {0, 9}, 0, 0);
+  strided.in_strides[1] = 2;  // nothing is read either
+  CHECK(strided.error() == nullptr);
+}
+
+TEST_CASE("stencil_argument_error: different extents") {
+  Args a = make_args(2, {30, 40}, base, base + 65536);
+  a.out_extents[1] = 41;
+  CHECK(contains_message(a.error(), "same extents"));
+  Args b = make_args(3, {5, 6, 7}, base, base + 65536);
+  b.out_extents[0] = 4;
+  CHECK(contains_message(b.error(), "same extents"));
+  Args c = make_args(1, {0}, 0, 0);
+  c.out_extents[0] = 3;  // one of them empty
+  CHECK(contains_message(c.error(), "same extents"));
+}
+
+TEST_CASE("stencil_argument_error: null pointers with elements") {
+  CHECK(contains_message(make_args(1, {10}, 0, base).error(), "null"));
+  CHECK(contains_message(make_args(2, {3, 4}, base, 0).error(), "null"));
+  CHECK(contains_message(make_args(3, {1, 1, 1}, 0, 0).error(), "null"));
+}
+
+TEST_CASE("stencil_argument_error: non-unit x stride") {
+  Args a = make_args(2, {30, 40}, base, base + 65536, 4, 80);
+  a.in_strides[1] = 2;
+  CHECK(contains_message(a.error(), "stride 1"));
+  Args b = make_args(1, {30}, base, base + 65536);
+  b.out_strides[0] = 2;
+  CHECK(contains_message(b.error(), "stride 1"));
+  Args c = make_args(3, {2, 3, 4}, base, base + 65536);
+  c.in_strides[2] = 0;
+  CHECK(contains_message(c.error(), "stride 1"));
+}
+
+TEST_CASE("stencil_argument_error: negative and too large extents and strides") {
+  Args a = make_args(2, {3, 4}, base, base + 4096);
+  a.in_extents[0] = a.out_extents[0] = -3;
+  CHECK(contains_message(a.error(), "negative"));
+  Args b = make_args(1, {1}, base, base + 4096);
+  b.in_extents[0] = b.out_extents[0] = 3000000000LL;
+  CHECK(contains_message(b.error(), "fit in an int"));
+  Args c = make_args(2, {3, 4}, base, base + 4096);
+  c.in_strides[0] = -4;
+  CHECK(contains_message(c.error(), "negative"));
+}
+
+TEST_CASE("stencil_argument_error: overlapping in and out") {
+  // Same pointer.
+  CHECK(contains_message(make_args(1, {100}, base, base).error(), "overlap"));
+  CHECK(contains_message(make_args(3, {2, 3, 4}, base, base, 8).error(), "overlap"));
+  // out starts inside in, and in starts inside out.
+  CHECK(contains_message(make_args(1, {100}, base, base + 4 * 50).error(), "overlap"));
+  CHECK(contains_message(make_args(1, {100}, base + 4 * 99, base).error(), "overlap"));
+  // Only the last element of one and the first of the other (1D, 8-byte elements).
+  CHECK(contains_message(make_args(1, {10}, base, base + 8 * 9, 8).error(), "overlap"));
+  // Overlapping by one byte (misaligned pointer).
+  CHECK(contains_message(make_args(1, {10}, base, base + 4 * 10 - 1).error(), "overlap"));
+  // 2D pitched: rows of 4 elements, pitch 10, 3 rows: the span is 2 * 10 + 4 = 24 elements.
+  CHECK(contains_message(make_args(2, {3, 4}, base, base + 4 * 23, 4, 10).error(), "overlap"));
+  CHECK(contains_message(make_args(2, {3, 4}, base + 4 * 23, base, 4, 10).error(), "overlap"));
+  // 3D: out starting in in's last plane
+  CHECK(contains_message(make_args(3, {4, 5, 6}, base, base + 4 * (3 * 30 + 7)).error(), "overlap"));
+}
+
+TEST_CASE("stencil_argument_error: touching but not overlapping arrays are accepted") {
+  CHECK(make_args(1, {100}, base, base + 4 * 100).error() == nullptr);
+  CHECK(make_args(1, {100}, base + 4 * 100, base).error() == nullptr);
+  CHECK(make_args(1, {10}, base, base + 8 * 10, 8).error() == nullptr);
+  // 2D pitched: the span ends after the last row's last element, not after its pitch.
+  CHECK(make_args(2, {3, 4}, base, base + 4 * 24, 4, 10).error() == nullptr);
+  CHECK(make_args(2, {3, 4}, base + 4 * 24, base, 4, 10).error() == nullptr);
+  CHECK(make_args(3, {4, 5, 6}, base, base + 4 * 120).error() == nullptr);
+  CHECK(make_args(3, {4, 5, 6}, base + 4 * 120, base).error() == nullptr);
+}
+
+// ---- the index policies near the edges ------------------------------------------------------------------
+
+template <class Policy>
+void check_index_policy(const char* name) {
+  static_assert(Policy::maps_index && !Policy::is_zero, "an index policy");
+  int outside = 0, moved_inside = 0;
+  for (int radius = 1; radius <= 16; ++radius) {  // radii 1..4, and the halo columns of small elements
+    for (int n = 1; n <= 9; ++n) {
+      for (int i = -radius; i < n + radius; ++i) {
+        const int m = Policy::map_index(i, n);
+        if (m < 0 || m >= n) {
+          ++outside;
+          UNSCOPED_INFO(name << ": map_index(" << i << ", " << n << ") = " << m);
+        }
+        if (i >= 0 && i < n && m != i) ++moved_inside;
+      }
+    }
+  }
+  CHECK(outside == 0);
+  CHECK(moved_inside == 0);
+}
+
+TEST_CASE("index policies map every position within Radius of the edges of arrays of 1 to 9 elements inside") {
+  check_index_policy<smemtile::boundary::Clamp>("clamp");
+  check_index_policy<smemtile::boundary::Periodic>("periodic");
+  check_index_policy<smemtile::boundary::Reflect>("reflect");
+  // Spot values of the documented mappings.
+  static_assert(smemtile::boundary::Reflect::map_index(-1, 5) == 1 && smemtile::boundary::Reflect::map_index(5, 5) == 3,
+                "reflect: -1 -> 1, n -> n - 2");
+  static_assert(smemtile::boundary::Reflect::map_index(-4, 2) == 0 && smemtile::boundary::Reflect::map_index(-3, 2) == 1,
+                "reflect folds repeatedly");
+  static_assert(smemtile::boundary::Periodic::map_index(-1, 3) == 2 && smemtile::boundary::Periodic::map_index(7, 3) == 1,
+                "periodic wraps");
+  static_assert(smemtile::boundary::Clamp::map_index(-4, 3) == 0 && smemtile::boundary::Clamp::map_index(9, 3) == 2,
+                "clamp");
+}
+
+}  // namespace
