@@ -594,8 +594,8 @@ TEST_CASE("block transposes: TransposeTile<float 64 64> (4 x 4 register blocks)"
   run_static_tile_cases<float, smemtile::TransposeTile<float, 64, 64>, 64, 64>(60);
 }
 
-TEST_CASE("block transposes: TransposeTile<unsigned char 64 128> (4 x 4 byte blocks)", "[transpose][block]") {
-  run_static_tile_cases<unsigned char, smemtile::TransposeTile<unsigned char, 64, 128>, 64, 128>(60);
+TEST_CASE("block transposes: TransposeTile<unsigned char 128 128> (16 x 4 byte blocks)", "[transpose][block]") {
+  run_static_tile_cases<unsigned char, smemtile::TransposeTile<unsigned char, 128, 128>, 128, 128>(60);
 }
 
 TEST_CASE("block transposes: padded StaticTile<float 32 32 1> (the element path)", "[transpose][block]") {

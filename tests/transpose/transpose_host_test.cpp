@@ -1,7 +1,7 @@
 // Host tests for the transpose capability, compiled by the C++ compiler (no nvcc):
 //  - TransposeLayout<R, C, E> (core/transpose_layout.cuh): a bijection onto [0, R*C), 16-byte chunks
 //    kept whole, rows kept in their row, and the chunk swizzle itself, written out independently;
-//  - the V x V block pattern of block/transpose.cuh: transpose_block enumerates every block once,
+//  - the register-block pattern of block/transpose.cuh: transpose_block enumerates every block once,
 //    transpose_block_access addresses the expected blocks, and the bank model (and an independent
 //    count of the chunk slots / banks a phase touches) finds it conflict-free;
 //  - the row-major copy into a TransposeLayout tile is conflict-free for every width it may use;
@@ -28,15 +28,20 @@ bool contains_message(const char* error, const char* part) {
 // ---- TransposeLayout: properties checked element by element ---------------------------------------
 
 // The swizzle as documented, written without the library: 16-byte chunk q of row r sits in chunk
-// slot q ^ ((r / V) % 8) of the row (the XOR only flips the low three bits: inside a 128-byte line).
+// slot q ^ ((r / BR) % 8) of the row, BR = 16 / E block rows (the XOR only flips the low three bits:
+// inside a 128-byte line). A block is BR rows of BC = one chunk (E >= 4) or one 4-byte word.
 template <int E>
-constexpr int reference_block() {
+constexpr int reference_block_rows() {
+  return 16 / E;
+}
+template <int E>
+constexpr int reference_block_cols() {
   return E >= 4 ? 16 / E : 4 / E;
 }
 template <int R, int C, int E>
 int reference_offset(int r, int c) {
   const int chunk = 16 / E;
-  const int slot = (c / chunk) ^ ((r / reference_block<E>()) % 8);
+  const int slot = (c / chunk) ^ ((r / reference_block_rows<E>()) % 8);
   return r * C + slot * chunk + c % chunk;
 }
 
@@ -49,7 +54,8 @@ void check_transpose_layout() {
   static_assert(Layout::rows() == R && Layout::cols() == C && Layout::row_stride() == C, "shape");
   static_assert(Layout::storage_size() == R * C, "no padding");
   static_assert(Layout::chunk_elems == 16 / E, "elements per 16-byte chunk");
-  static_assert(Layout::block_dim() == reference_block<E>() && Layout::block == reference_block<E>(), "V");
+  static_assert(Layout::block_rows == reference_block_rows<E>() && Layout::block_cols == reference_block_cols<E>(),
+                "block shape");
   static_assert(Layout::base_alignment == 128 && Layout::vector_bytes == 16, "128-byte lines, 16-byte chunks");
   constexpr int chunk = 16 / E;
 
@@ -89,13 +95,13 @@ void check_transpose_layout() {
 
 // ---- the block pattern ----------------------------------------------------------------------------
 
-// Every (k, m) of the tile's (R / V) x (C / V) blocks exactly once, in the documented order: eight
+// Every (k, m) of the tile's (R / BR) x (C / BC) blocks exactly once, in the documented order: eight
 // down (index % 8), then across, then the next eight block rows.
 template <int R, int C, int E>
 void check_block_enumeration() {
-  constexpr int V = TransposeLayout<R, C, E>::block;
-  constexpr int down = R / V, across = C / V;
-  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, V = " << V);
+  constexpr int BR = TransposeLayout<R, C, E>::block_rows, BC = TransposeLayout<R, C, E>::block_cols;
+  constexpr int down = R / BR, across = C / BC;
+  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, blocks " << BR << " x " << BC);
   std::vector<int> seen(static_cast<std::size_t>(down) * across, 0);
   int outside = 0, not_documented_order = 0;
   for (int index = 0; index < down * across; ++index) {
@@ -126,20 +132,20 @@ void check_block_enumeration() {
   }
 }
 
-// transpose_block_access of warps 0 and 1: lane l reads unit (V*m .. V*m + V-1) of tile row V*k + j
-// of block 32*warp + l, at that element's layout offset; the phases (eight 16-byte lanes, or all 32
-// lanes for 4-byte words) touch distinct chunk slots / banks, counted here without the bank model.
+// transpose_block_access of warps 0 and 1: lane l reads unit (BC*m .. BC*m + BC-1) of tile row
+// BR*k + j of block 32*warp + l, at that element's layout offset; the phases (eight 16-byte lanes, or
+// all 32 lanes for 4-byte words) touch distinct chunk slots / banks, counted without the bank model.
 template <int R, int C, int E>
 void check_block_access() {
   using Layout = TransposeLayout<R, C, E>;
   constexpr Layout layout{};
-  constexpr int V = Layout::block;
-  constexpr int across = C / V;
-  constexpr int blocks = (R / V) * across;
-  constexpr int unit_bytes = V * E;
-  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, V = " << V);
+  constexpr int BR = Layout::block_rows, BC = Layout::block_cols;
+  constexpr int across = C / BC;
+  constexpr int blocks = (R / BR) * across;
+  constexpr int unit_bytes = BC * E;
+  INFO("TransposeLayout<" << R << ", " << C << ", " << E << ">, blocks " << BR << " x " << BC);
   for (int warp = 0; warp < 2; ++warp) {
-    for (int j = 0; j < V; ++j) {
+    for (int j = 0; j < BR; ++j) {
       const smemtile::WarpAccess access =
           smemtile::transpose_block_access(layout, warp, j, smemtile::AccessOp::load);
       CHECK(access.width_bytes == unit_bytes);
@@ -152,7 +158,7 @@ void check_block_access() {
         if (!active) continue;
         const int group = index / 8;
         const int k = (group / across) * 8 + index % 8, m = group % across;
-        const unsigned expected = static_cast<unsigned>(reference_offset<R, C, E>(V * k + j, V * m) * E);
+        const unsigned expected = static_cast<unsigned>(reference_offset<R, C, E>(BR * k + j, BC * m) * E);
         if (access.byte_address[lane] != expected) ++wrong_address;
       }
       CHECK(wrong_activity == 0);
@@ -211,9 +217,9 @@ static_assert(smemtile::copy_conflict_free(ShapeLayout<1>{}, 1) && smemtile::cop
 // ---- TransposeLayout ------------------------------------------------------------------------------
 
 TEST_CASE("TransposeTileShape: the documented tile per element size", "[transpose][layout]") {
-  CHECK(smemtile::TransposeTileShape<1>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<1>::rows == 128);
   CHECK(smemtile::TransposeTileShape<1>::cols == 128);
-  CHECK(smemtile::TransposeTileShape<2>::rows == 64);
+  CHECK(smemtile::TransposeTileShape<2>::rows == 128);
   CHECK(smemtile::TransposeTileShape<2>::cols == 64);
   CHECK(smemtile::TransposeTileShape<4>::rows == 64);
   CHECK(smemtile::TransposeTileShape<4>::cols == 64);
@@ -225,19 +231,18 @@ TEST_CASE("TransposeTileShape: the documented tile per element size", "[transpos
 
 TEST_CASE("TransposeLayout 1-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
           "[transpose][layout]") {
-  check_everything<64, 128, 1>();  // TransposeTileShape<1>
-  check_everything<32, 128, 1>();  // the smallest: 8 blocks of 4 rows, one line
-  check_everything<32, 256, 1>();
-  check_everything<96, 128, 1>();
-  check_everything<64, 384, 1>();
+  check_everything<128, 128, 1>();  // TransposeTileShape<1>
+  check_everything<128, 256, 1>();  // the smallest height: 8 blocks of 16 rows
+  check_everything<256, 128, 1>();
+  check_everything<128, 384, 1>();
 }
 
 TEST_CASE("TransposeLayout 2-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
           "[transpose][layout]") {
-  check_everything<64, 64, 2>();  // TransposeTileShape<2>
-  check_everything<16, 64, 2>();
-  check_everything<48, 128, 2>();
-  check_everything<32, 192, 2>();
+  check_everything<128, 64, 2>();  // TransposeTileShape<2>
+  check_everything<64, 64, 2>();   // the smallest height: 8 blocks of 8 rows
+  check_everything<192, 128, 2>();
+  check_everything<64, 192, 2>();
 }
 
 TEST_CASE("TransposeLayout 4-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",

@@ -73,7 +73,7 @@ SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const HaloLayout<R, C, HR, H
 }
 template <int R, int C, int E>
 SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const TransposeLayout<R, C, E>&, int) {
-  return 8 * TransposeLayout<R, C, E>::block;  // rows are whole lines; the mask repeats after 8 blocks
+  return 8 * TransposeLayout<R, C, E>::block_rows;  // rows are whole lines; the mask repeats after 8 blocks
 }
 
 }  // namespace detail

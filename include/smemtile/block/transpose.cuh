@@ -12,11 +12,12 @@
 // tile, boundary): tile(r, c) = global(origin.row + c, origin.col + r), the boundary policy's value
 // outside. Every thread of the group calls them with the same arguments; they never synchronize.
 //
-// With a TransposeTile (core/transpose_layout.cuh) each thread moves V x V blocks: it reads V rows
-// of one 16-byte chunk (4-, 8-, 16-byte elements) or one 4-byte word (1- and 2-byte elements, packed
-// and transposed with byte permutes) from the tile, transposes them in registers, and writes V
-// chunks or words to V rows of the global array, so the global side moves whole vectors, coalesced,
-// and the shared side is conflict-free (a static_assert asks the bank model). Where the global
+// With a TransposeTile (core/transpose_layout.cuh) each thread moves blocks of 16 / sizeof(T) rows:
+// it reads one 16-byte chunk (4-, 8-, 16-byte elements) or one 4-byte word (1- and 2-byte elements)
+// of each row from the tile, transposes the block in registers (byte permutes for 1- and 2-byte
+// elements), and writes each of its columns as one 16-byte chunk of a global row, so the global side
+// moves whole 16-byte vectors, coalesced, and the shared side is conflict-free (a static_assert asks
+// the bank model). Where the global
 // addresses are not aligned for that, or the region reaches outside the array, the same blocks are
 // moved element by element on the global side. Other tiles (padded ones, say) go through the
 // transposed view, one element at a time, which the bank model must also find conflict-free.
@@ -38,14 +39,14 @@ namespace smemtile {
 
 // ---- the block pattern (host-testable) ----------------------------------------------------------
 
-/// Where block `index` of a transpose pattern sits: rows V*k .. V*k + V-1 and the unit (chunk or
-/// word) m of a TransposeLayout tile with `row_blocks` blocks down and `unit_cols` units across.
+/// Where block `index` of a transpose pattern sits: rows block_rows * k ... and the unit (chunk or
+/// word) m of a TransposeLayout tile with `unit_cols` units across.
 /// Blocks go eight down first (k % 8), then across, then the next eight down, so that the eight
 /// blocks of a phase read eight different chunk slots and consecutive lanes write consecutive
 /// units of one global row.
 struct TransposeBlock {
-  int k;  ///< block row: tile rows V*k ... V*k + V - 1
-  int m;  ///< unit column: tile columns V*m ... V*m + V - 1
+  int k;  ///< block row: tile rows block_rows * k ... block_rows * (k + 1) - 1
+  int m;  ///< unit column: tile columns block_cols * m ... block_cols * (m + 1) - 1
 };
 
 /// The index-th block of the pattern.
@@ -59,27 +60,27 @@ SMEMTILE_HOST_DEVICE constexpr TransposeBlock transpose_block(int index, int uni
 template <int Rows, int Cols, int ElemBytes>
 SMEMTILE_HOST_DEVICE constexpr WarpAccess transpose_block_access(TransposeLayout<Rows, Cols, ElemBytes> layout,
                                                                  int warp, int j, AccessOp op) {
-  constexpr int V = TransposeLayout<Rows, Cols, ElemBytes>::block;
-  constexpr int unit_bytes = V * ElemBytes;
-  constexpr int blocks = (Rows / V) * (Cols / V);
-  WarpAccess access{{}, 0u, unit_bytes, op};
+  using Layout = TransposeLayout<Rows, Cols, ElemBytes>;
+  constexpr int BR = Layout::block_rows, BC = Layout::block_cols;
+  constexpr int blocks = (Rows / BR) * (Cols / BC);
+  WarpAccess access{{}, 0u, BC * ElemBytes, op};
   for (int lane = 0; lane < warp_lanes; ++lane) {
     const int index = warp * warp_lanes + lane;
     if (index >= blocks) break;
-    const TransposeBlock b = transpose_block(index, Cols / V);
-    access.byte_address[lane] = static_cast<unsigned>(layout.offset(V * b.k + j, V * b.m) * ElemBytes);
+    const TransposeBlock b = transpose_block(index, Cols / BC);
+    access.byte_address[lane] = static_cast<unsigned>(layout.offset(BR * b.k + j, BC * b.m) * ElemBytes);
     access.active_mask |= 1u << lane;
   }
   return access;
 }
 
-/// Whether reading (and writing) a TransposeLayout tile in V x V blocks is conflict-free.
+/// Whether reading (and writing) a TransposeLayout tile in register blocks is conflict-free.
 template <int Rows, int Cols, int ElemBytes>
 SMEMTILE_HOST_DEVICE constexpr bool transpose_blocks_conflict_free(TransposeLayout<Rows, Cols, ElemBytes> layout) {
-  constexpr int V = TransposeLayout<Rows, Cols, ElemBytes>::block;
-  constexpr int blocks = (Rows / V) * (Cols / V);
+  using Layout = TransposeLayout<Rows, Cols, ElemBytes>;
+  constexpr int blocks = (Rows / Layout::block_rows) * (Cols / Layout::block_cols);
   for (int warp = 0; warp * warp_lanes < blocks; ++warp)
-    for (int j = 0; j < V; ++j)
+    for (int j = 0; j < Layout::block_rows; ++j)
       if (bank_cost(transpose_block_access(layout, warp, j, AccessOp::load)).conflicts != 0) return false;
   return true;
 }
@@ -93,46 +94,82 @@ struct IsTransposeLayout : std::false_type {};
 template <int R, int C, int E>
 struct IsTransposeLayout<TransposeLayout<R, C, E>> : std::true_type {};
 
-// A V x V block of T in registers: V units (rows), each one 16-byte chunk or one 4-byte word.
-template <class T, int V>
+// A block of BR x BC elements of T in registers, in two forms: by rows (BR units of BC elements,
+// as the tile holds them: 16-byte chunks, or 4-byte words of 1- and 2-byte elements) and by
+// columns (BC 16-byte chunks of BR elements, as the transposed global array holds them).
+template <class T, int BR, int BC>
 struct RegisterBlock {
-  using Unit = typename VectorOf<V * static_cast<int>(sizeof(T))>::type;
-  Unit row[V];
+  using RowUnit = typename VectorOf<BC * static_cast<int>(sizeof(T))>::type;
+  static_assert(BR * sizeof(T) == 16, "a block's columns are 16-byte chunks");
 
-  // The transposed block: row i holds column i.
-  SMEMTILE_DEVICE RegisterBlock transposed() const {
-    RegisterBlock result;
-    if constexpr (sizeof(T) == 1) {  // 4 x 4 bytes: two rounds of byte permutes
-      const unsigned t0 = __byte_perm(row[0], row[1], 0x5140), t1 = __byte_perm(row[0], row[1], 0x7362);
-      const unsigned t2 = __byte_perm(row[2], row[3], 0x5140), t3 = __byte_perm(row[2], row[3], 0x7362);
-      result.row[0] = __byte_perm(t0, t2, 0x5410);
-      result.row[1] = __byte_perm(t0, t2, 0x7632);
-      result.row[2] = __byte_perm(t1, t3, 0x5410);
-      result.row[3] = __byte_perm(t1, t3, 0x7632);
-    } else if constexpr (sizeof(T) == 2) {  // 2 x 2 halves
-      result.row[0] = __byte_perm(row[0], row[1], 0x5410);
-      result.row[1] = __byte_perm(row[0], row[1], 0x7632);
+  // Rows to columns: cols[i] holds column i (elements of rows 0 ... BR - 1).
+  SMEMTILE_DEVICE static void rows_to_columns(const RowUnit (&rows)[BR], uint4 (&cols)[BC]) {
+    if constexpr (sizeof(T) == 1) {  // 16 rows of 4 bytes: four 4 x 4 byte transposes
+      unsigned out[BC][4];
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        const unsigned t0 = __byte_perm(rows[4 * g], rows[4 * g + 1], 0x5140);
+        const unsigned t1 = __byte_perm(rows[4 * g], rows[4 * g + 1], 0x7362);
+        const unsigned t2 = __byte_perm(rows[4 * g + 2], rows[4 * g + 3], 0x5140);
+        const unsigned t3 = __byte_perm(rows[4 * g + 2], rows[4 * g + 3], 0x7362);
+        out[0][g] = __byte_perm(t0, t2, 0x5410);
+        out[1][g] = __byte_perm(t0, t2, 0x7632);
+        out[2][g] = __byte_perm(t1, t3, 0x5410);
+        out[3][g] = __byte_perm(t1, t3, 0x7632);
+      }
+#pragma unroll
+      for (int i = 0; i < BC; ++i) cols[i] = make_uint4(out[i][0], out[i][1], out[i][2], out[i][3]);
+    } else if constexpr (sizeof(T) == 2) {  // 8 rows of 2 halves
+      unsigned out[BC][4];
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        out[0][g] = __byte_perm(rows[2 * g], rows[2 * g + 1], 0x5410);
+        out[1][g] = __byte_perm(rows[2 * g], rows[2 * g + 1], 0x7632);
+      }
+#pragma unroll
+      for (int i = 0; i < BC; ++i) cols[i] = make_uint4(out[i][0], out[i][1], out[i][2], out[i][3]);
     } else {  // whole elements: only the registers' roles change
-      T in[V][V], out[V][V];
-      std::memcpy(in, row, sizeof(in));
+      T in[BR][BC], out[BC][BR];
+      std::memcpy(in, rows, sizeof(in));
 #pragma unroll
-      for (int i = 0; i < V; ++i)
+      for (int i = 0; i < BC; ++i)
 #pragma unroll
-        for (int j = 0; j < V; ++j) out[i][j] = in[j][i];
-      std::memcpy(result.row, out, sizeof(out));
+        for (int j = 0; j < BR; ++j) out[i][j] = in[j][i];
+      std::memcpy(cols, out, sizeof(out));
     }
-    return result;
   }
-  SMEMTILE_DEVICE T element(int i, int j) const {
-    T values[V][V];
-    std::memcpy(values, row, sizeof(values));
-    return values[i][j];
-  }
-  SMEMTILE_DEVICE void set_element(int i, int j, T value) {
-    T values[V][V];
-    std::memcpy(values, row, sizeof(values));
-    values[i][j] = value;
-    std::memcpy(row, values, sizeof(values));
+
+  // Columns to rows, the inverse.
+  SMEMTILE_DEVICE static void columns_to_rows(const uint4 (&cols)[BC], RowUnit (&rows)[BR]) {
+    if constexpr (sizeof(T) == 1) {  // a 4 x 4 byte transpose is its own inverse
+      unsigned in[BC][4];
+      std::memcpy(in, cols, sizeof(in));
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        const unsigned t0 = __byte_perm(in[0][g], in[1][g], 0x5140), t1 = __byte_perm(in[0][g], in[1][g], 0x7362);
+        const unsigned t2 = __byte_perm(in[2][g], in[3][g], 0x5140), t3 = __byte_perm(in[2][g], in[3][g], 0x7362);
+        rows[4 * g] = __byte_perm(t0, t2, 0x5410);
+        rows[4 * g + 1] = __byte_perm(t0, t2, 0x7632);
+        rows[4 * g + 2] = __byte_perm(t1, t3, 0x5410);
+        rows[4 * g + 3] = __byte_perm(t1, t3, 0x7632);
+      }
+    } else if constexpr (sizeof(T) == 2) {
+      unsigned in[BC][4];
+      std::memcpy(in, cols, sizeof(in));
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        rows[2 * g] = __byte_perm(in[0][g], in[1][g], 0x5410);
+        rows[2 * g + 1] = __byte_perm(in[0][g], in[1][g], 0x7632);
+      }
+    } else {
+      T in[BC][BR], out[BR][BC];
+      std::memcpy(in, cols, sizeof(in));
+#pragma unroll
+      for (int j = 0; j < BR; ++j)
+#pragma unroll
+        for (int i = 0; i < BC; ++i) out[j][i] = in[i][j];
+      std::memcpy(rows, out, sizeof(out));
+    }
   }
 };
 
@@ -168,42 +205,47 @@ SMEMTILE_DEVICE void tile_to_global_transposed_blocks(TileRef<T, Layout> tile, c
                                                       Group group) {
   using Element = std::remove_const_t<T>;
   constexpr Layout layout{};
-  constexpr int V = Layout::block;
+  constexpr int BR = Layout::block_rows, BC = Layout::block_cols;
   constexpr int rows = layout.rows(), cols = layout.cols();
-  using Block = RegisterBlock<Element, V>;
-  using Unit = typename Block::Unit;
+  using Block = RegisterBlock<Element, BR, BC>;
+  using RowUnit = typename Block::RowUnit;
   // The region of `global` written: cols() rows of rows() elements at origin.
   const bool inside = region_inside(global, origin, cols, rows);
-  const bool whole_units = inside && units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
+  const bool whole_chunks = inside && units_aligned<16>(global, origin);
   const int global_rows = static_cast<int>(global.extent(0)), global_cols = static_cast<int>(global.extent(1));
-  for_each_transpose_block<(rows / V) * (cols / V)>(group, [&](int index) {
-    const TransposeBlock b = transpose_block(index, cols / V);
-    Block block;
+  for_each_transpose_block<(rows / BR) * (cols / BC)>(group, [&](int index) {
+    const TransposeBlock b = transpose_block(index, cols / BC);
+    RowUnit in[BR];
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-      block.row[j] = *reinterpret_cast<const Unit*>(tile.data() + layout.offset(V * b.k + j, V * b.m));
-    const Block out = block.transposed();  // out.row[i]: tile column V*m + i, rows V*k ...
-    const Coord first = origin + Coord{V * b.m, V * b.k};
-    if (whole_units) {
+    for (int j = 0; j < BR; ++j)
+      in[j] = *reinterpret_cast<const RowUnit*>(tile.data() + layout.offset(BR * b.k + j, BC * b.m));
+    uint4 out[BC];  // out[i]: tile column BC*m + i, tile rows BR*k ...: a global row's 16 bytes
+    Block::rows_to_columns(in, out);
+    const Coord first = origin + Coord{BC * b.m, BR * b.k};
+    if (whole_chunks) {
 #pragma unroll
-      for (int i = 0; i < V; ++i)
-        *reinterpret_cast<Unit*>(const_cast<Element*>(global_pointer(global, first.row + i, first.col))) = out.row[i];
-    } else if (inside) {  // inside but not aligned for whole units: element by element, no bounds tests
-#pragma unroll
-      for (int i = 0; i < V; ++i) {
-        Element* row = const_cast<Element*>(global_pointer(global, first.row + i, first.col));
-#pragma unroll
-        for (int j = 0; j < V; ++j) row[j] = out.element(i, j);
-      }
+      for (int i = 0; i < BC; ++i)
+        *reinterpret_cast<uint4*>(const_cast<Element*>(global_pointer(global, first.row + i, first.col))) = out[i];
     } else {
+      Element values[BC][BR];
+      std::memcpy(values, out, sizeof(values));
+      if (inside) {  // inside but not aligned for whole chunks: element by element, no bounds tests
 #pragma unroll
-      for (int i = 0; i < V; ++i)
+        for (int i = 0; i < BC; ++i) {
+          Element* row = const_cast<Element*>(global_pointer(global, first.row + i, first.col));
 #pragma unroll
-        for (int j = 0; j < V; ++j) {
-          const Coord g = first + Coord{i, j};
-          if (g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols)
-            *const_cast<Element*>(global_pointer(global, g.row, g.col)) = out.element(i, j);
+          for (int j = 0; j < BR; ++j) row[j] = values[i][j];
         }
+      } else {
+#pragma unroll
+        for (int i = 0; i < BC; ++i)
+#pragma unroll
+          for (int j = 0; j < BR; ++j) {
+            const Coord g = first + Coord{i, j};
+            if (g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols)
+              *const_cast<Element*>(global_pointer(global, g.row, g.col)) = values[i][j];
+          }
+      }
     }
   });
 }
@@ -213,49 +255,52 @@ SMEMTILE_DEVICE void global_to_tile_transposed_blocks(const Global& global, Coor
                                                       const Boundary& boundary, Group group) {
   using Element = std::remove_const_t<T>;
   constexpr Layout layout{};
-  constexpr int V = Layout::block;
+  constexpr int BR = Layout::block_rows, BC = Layout::block_cols;
   constexpr int rows = layout.rows(), cols = layout.cols();
-  using Block = RegisterBlock<Element, V>;
-  using Unit = typename Block::Unit;
-  const bool whole_units = region_inside(global, origin, cols, rows) &&
-                           units_aligned<V * static_cast<int>(sizeof(Element))>(global, origin);
+  using Block = RegisterBlock<Element, BR, BC>;
+  using RowUnit = typename Block::RowUnit;
+  const bool inside = region_inside(global, origin, cols, rows);
+  const bool whole_chunks = inside && units_aligned<16>(global, origin);
   const int global_rows = static_cast<int>(global.extent(0)), global_cols = static_cast<int>(global.extent(1));
-  for_each_transpose_block<(rows / V) * (cols / V)>(group, [&](int index) {
-    const TransposeBlock b = transpose_block(index, cols / V);
-    const Coord first = origin + Coord{V * b.m, V * b.k};  // global rows: tile columns V*m ...
-    Block in;
-    if (whole_units) {
+  for_each_transpose_block<(rows / BR) * (cols / BC)>(group, [&](int index) {
+    const TransposeBlock b = transpose_block(index, cols / BC);
+    const Coord first = origin + Coord{BC * b.m, BR * b.k};  // global rows: tile columns BC*m ...
+    uint4 in[BC];
+    if (whole_chunks) {
 #pragma unroll
-      for (int i = 0; i < V; ++i) in.row[i] = *reinterpret_cast<const Unit*>(global_pointer(global, first.row + i, first.col));
+      for (int i = 0; i < BC; ++i) in[i] = *reinterpret_cast<const uint4*>(global_pointer(global, first.row + i, first.col));
     } else {
+      Element values[BC][BR];
 #pragma unroll
-      for (int i = 0; i < V; ++i)
+      for (int i = 0; i < BC; ++i)
 #pragma unroll
-        for (int j = 0; j < V; ++j) {
+        for (int j = 0; j < BR; ++j) {
           Coord g = first + Coord{i, j};
-          const bool inside = g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols;
-          Element value{};
-          if constexpr (Boundary::maps_index) {
+          if (inside) {
+            values[i][j] = *global_pointer(global, g.row, g.col);
+          } else if constexpr (Boundary::maps_index) {
             g = Coord{Boundary::map_index(g.row, global_rows), Boundary::map_index(g.col, global_cols)};
-            value = *global_pointer(global, g.row, g.col);
+            values[i][j] = *global_pointer(global, g.row, g.col);
           } else {
-            value = inside ? static_cast<Element>(*global_pointer(global, g.row, g.col))
-                           : boundary.template value<Element>();
+            const bool in_array = g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols;
+            values[i][j] = in_array ? static_cast<Element>(*global_pointer(global, g.row, g.col))
+                                    : boundary.template value<Element>();
           }
-          in.set_element(i, j, value);
         }
+      std::memcpy(in, values, sizeof(values));
     }
-    const Block out = in.transposed();  // out.row[j]: tile row V*k + j
+    RowUnit out[BR];  // out[j]: tile row BR*k + j
+    Block::columns_to_rows(in, out);
 #pragma unroll
-    for (int j = 0; j < V; ++j)
-      *reinterpret_cast<Unit*>(tile.data() + layout.offset(V * b.k + j, V * b.m)) = out.row[j];
+    for (int j = 0; j < BR; ++j)
+      *reinterpret_cast<RowUnit*>(tile.data() + layout.offset(BR * b.k + j, BC * b.m)) = out[j];
   });
 }
 
 // Compile-time checks of a TransposeLayout tile of Element (a type, so device code can name it).
 template <class Layout, class Element>
 struct TransposeBlocksChecked {
-  static_assert(sizeof(Element) * Layout::chunk_elems == 16, "smemtile transpose: the tile's element size differs");
+  static_assert(sizeof(Element) * Layout::block_rows == 16, "smemtile transpose: the tile's element size differs");
   static_assert(transpose_blocks_conflict_free(Layout{}),
                 "smemtile transpose: the bank model finds conflicts in this TransposeLayout's block pattern");
   static constexpr bool value = true;

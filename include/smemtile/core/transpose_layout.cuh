@@ -4,9 +4,9 @@
 // Each row is cut into 16-byte chunks, and chunk positions inside each 128-byte line are XORed with
 // the row's block-row index, so that
 //   - a warp writing a row in 16-byte chunks (or narrower pieces) touches every bank once, and
-//   - eight consecutive blocks of V rows read down one chunk column land in eight different chunk
-//     slots, so reading a V x V block per thread (16-byte rows for 4-, 8-, 16-byte elements, 4-byte
-//     words for 1- and 2-byte ones) is conflict-free too.
+//   - eight consecutive blocks of block_rows rows read down one chunk column land in eight
+//     different chunk slots, so reading a block per thread (16-byte pieces of its rows for 4-, 8-,
+//     16-byte elements, 4-byte words for 1- and 2-byte ones) is conflict-free too.
 // block/transpose.cuh reads it that way; the bank model checks both patterns at compile time.
 #pragma once
 
@@ -15,22 +15,25 @@
 namespace smemtile {
 
 /// Rows x Cols elements of ElemBytes bytes, row-major, 16-byte chunks XOR-swizzled by block row.
-/// block_dim() (V) is the side of the square register block a transpose reads: 16 / ElemBytes for
-/// 4-, 8- and 16-byte elements (one 16-byte chunk per row), 4 / ElemBytes words for 1 and 2 bytes.
+/// A transpose reads it in blocks of block_rows x block_cols elements, one per thread: block_rows
+/// rows (the elements of one 16-byte chunk of the transposed output, 16 / ElemBytes) of one
+/// 16-byte chunk (4-, 8- and 16-byte elements) or one 4-byte word (1- and 2-byte elements).
 template <int Rows, int Cols, int ElemBytes>
 struct TransposeLayout {
   static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
                 "smemtile::TransposeLayout: elements of 1, 2, 4, 8 or 16 bytes");
   /// Elements in one 16-byte chunk.
   static constexpr int chunk_elems = 16 / ElemBytes;
-  /// V: the side of the square block of elements one thread transposes in registers.
-  static constexpr int block = ElemBytes >= 4 ? 16 / ElemBytes : 4 / ElemBytes;
+  /// Rows of the block of elements one thread transposes in registers.
+  static constexpr int block_rows = 16 / ElemBytes;
+  /// Columns of that block: a 16-byte chunk, or a 4-byte word of 1- and 2-byte elements.
+  static constexpr int block_cols = ElemBytes >= 4 ? 16 / ElemBytes : 4 / ElemBytes;
   static_assert(Cols > 0 && (Cols * ElemBytes) % 128 == 0,
                 "smemtile::TransposeLayout: a row must be a whole number of 128-byte lines (Cols * sizeof(T) "
                 "a multiple of 128), so that the chunk swizzle stays inside the row");
-  static_assert(Rows > 0 && Rows % (8 * block) == 0,
-                "smemtile::TransposeLayout: Rows must be a multiple of 8 blocks of V rows (8 * V), so that eight "
-                "consecutive blocks read down a column fill the eight chunk slots of a line");
+  static_assert(Rows > 0 && Rows % (8 * block_rows) == 0,
+                "smemtile::TransposeLayout: Rows must be a multiple of 8 blocks of block_rows rows (128 / sizeof(T)), "
+                "so that eight consecutive blocks read down a column fill the eight chunk slots of a line");
   static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
                 "smemtile: tile storage does not fit in a 32-bit element offset");
 
@@ -47,11 +50,9 @@ struct TransposeLayout {
   SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
   /// Elements of storage (no padding).
   SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
-  /// V, the side of the square register block of a transpose.
-  SMEMTILE_HOST_DEVICE static constexpr int block_dim() { return block; }
-  /// Storage offset of (row, col): its chunk's position in the line XOR (row / V) % 8.
+  /// Storage offset of (row, col): its chunk's position in the line XOR (row / block_rows) % 8.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
-    return row * Cols + (((col / chunk_elems) ^ ((row / block) & 7)) * chunk_elems) + col % chunk_elems;
+    return row * Cols + (((col / chunk_elems) ^ ((row / block_rows) & 7)) * chunk_elems) + col % chunk_elems;
   }
 };
 
