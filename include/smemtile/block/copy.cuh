@@ -401,7 +401,11 @@ SMEMTILE_DEVICE void check_global_view(const Global& global) {
 }
 
 // The one copy: global region at origin - reach <-> the tile's region (halo included when loading).
-template <bool ToTile, class Mover = SyncMove, class Group, class T, class Layout, class Global, class Boundary>
+// CheckBanks: prove the shared side conflict-free at compile time (static layouts). Only the
+// transposes' fallback for misaligned 1- and 2-byte rows turns it off, accepting conflicts there to
+// keep the global stores contiguous (block/transpose.cuh says why).
+template <bool ToTile, class Mover = SyncMove, bool CheckBanks = true, class Group, class T, class Layout,
+          class Global, class Boundary>
 SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout> tile, const Boundary& boundary,
                           Group group) {
   using Element = std::remove_const_t<T>;
@@ -414,7 +418,7 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
   static_assert(!ToTile || !std::is_const<T>::value, "smemtile copy_global_to_tile: the tile is read-only (const)");
   static_assert(ToTile || !std::is_const<typename Global::element_type>::value,
                 "smemtile copy_tile_to_global: the global array is read-only (const)");
-  if constexpr (Layout::is_static) {
+  if constexpr (Layout::is_static && CheckBanks) {
     static_assert(copy_conflict_free(Layout{}, static_cast<int>(sizeof(Element))),
                   "smemtile copy: with this tile layout the copy's shared-memory accesses would have bank "
                   "conflicts (a warp's units wrap onto banks already used); pad the rows differently, use an "
