@@ -21,17 +21,10 @@
 #include <cstdlib>
 #include <string>
 
-namespace {
+#define SMEMTILE_BENCH_NAME "copy_bench"
+#include "bench_common.cuh"
 
-#define BENCH_CHECK_CUDA(call)                                                                         \
-  do {                                                                                                 \
-    const cudaError_t bench_status_ = (call);                                                          \
-    if (bench_status_ != cudaSuccess) {                                                                \
-      std::fprintf(stderr, "copy_bench: %s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,            \
-                   cudaGetErrorString(bench_status_));                                                 \
-      std::exit(EXIT_FAILURE);                                                                         \
-    }                                                                                                  \
-  } while (0)
+namespace {
 
 /// A 16-byte element that is not a CUDA vector type.
 struct alignas(16) Bytes16 {
@@ -43,35 +36,12 @@ constexpr int kTileBytesWide = 512;        // a tile row: one warp's 32 16-byte 
 constexpr long long kRowBytes = 16384;     // a row of the global array
 constexpr int kUnitsPerTileRow = kTileBytesWide / 16;
 
-// The GPU's name, once per process, from cudaGetDeviceProperties (NVBench prints its own too).
-void print_device_once() {
-  static bool printed = false;
-  if (printed) return;
-  printed = true;
-  int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
-  std::printf("copy_bench: GPU %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", device, prop.name, prop.major, prop.minor,
-              prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30));
-  std::fflush(stdout);
-}
-
 // ---- data: non-zero pseudo-random input, poisoned output, on-device comparison ------------------
-
-__device__ unsigned hash32(unsigned x) {  // lowbias32
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
 __global__ void fill_random(unsigned* words, long long count, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const unsigned w = hash32(static_cast<unsigned>(i) ^ hash32(seed + static_cast<unsigned>(i >> 32)));
+    const unsigned w = random_word(i, seed);
     words[i] = w != 0 ? w : 0x9e3779b9U;
   }
 }
@@ -95,52 +65,32 @@ __global__ void count_mismatches(const unsigned* in, const unsigned* out, long l
 }
 
 constexpr int kHelperBlocks = 1024;
-constexpr int kHelperThreads = 256;
 
 /// Two device buffers of `bytes` each: `in` filled with non-zero pseudo-random words.
-struct Buffers {
-  void* in = nullptr;
-  void* out = nullptr;
+struct Buffers : BufferPair {
   long long bytes = 0;
 
-  explicit Buffers(long long n) : bytes(n) {
-    BENCH_CHECK_CUDA(cudaMalloc(&in, static_cast<size_t>(bytes)));
-    BENCH_CHECK_CUDA(cudaMalloc(&out, static_cast<size_t>(bytes)));
+  explicit Buffers(long long n) : BufferPair(static_cast<size_t>(n)), bytes(n) {
     fill_random<<<kHelperBlocks, kHelperThreads>>>(static_cast<unsigned*>(in), words(), 0x5eed1234U);
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_LAUNCH_AND_SYNC();
   }
-  ~Buffers() {
-    cudaFree(in);
-    cudaFree(out);
-  }
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
 
   long long words() const { return bytes / 4; }
 
   void poison_output() {
     poison<<<kHelperBlocks, kHelperThreads>>>(static_cast<const unsigned*>(in), static_cast<unsigned*>(out), words());
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_LAUNCH_AND_SYNC();
   }
 
   /// Exits with a message unless out == in, byte for byte.
   void check_output(const char* what) {
-    unsigned long long* counters = nullptr;  // [0] mismatches, [1] first mismatching word
-    BENCH_CHECK_CUDA(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
-    const unsigned long long init[2] = {0ull, ~0ull};
-    BENCH_CHECK_CUDA(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
-    count_mismatches<<<kHelperBlocks, kHelperThreads>>>(static_cast<const unsigned*>(in),
-                                                        static_cast<const unsigned*>(out), words(), counters,
-                                                        counters + 1);
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    unsigned long long result[2] = {0, 0};
-    BENCH_CHECK_CUDA(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
-    BENCH_CHECK_CUDA(cudaFree(counters));
-    if (result[0] != 0) {
+    const Mismatches result = count_on_device([&](unsigned long long* mismatches, unsigned long long* first) {
+      count_mismatches<<<kHelperBlocks, kHelperThreads>>>(static_cast<const unsigned*>(in),
+                                                          static_cast<const unsigned*>(out), words(), mismatches, first);
+    });
+    if (result.count != 0) {
       std::fprintf(stderr, "copy_bench: WRONG OUTPUT from %s: %llu of %lld words differ, first at byte %llu\n", what,
-                   result[0], words(), result[1] * 4ull);
+                   result.count, words(), result.first * 4ull);
       std::exit(EXIT_FAILURE);
     }
     std::printf("copy_bench: %s: output checked (%lld bytes equal to the input)\n", what, bytes);
@@ -240,8 +190,7 @@ void run_smemtile(nvbench::state& state, Buffers& buffers, const char* what) {
   T* out = static_cast<T*>(buffers.out);
   buffers.poison_output();
   smemtile_round_trip<T, TileRows><<<grid.blocks, kThreads>>>(in, out, grid.rows, cols);
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  BENCH_CHECK_LAUNCH_AND_SYNC();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& launch) {
     smemtile_round_trip<T, TileRows><<<grid.blocks, kThreads, 0, launch.get_stream()>>>(in, out, grid.rows, cols);
@@ -256,8 +205,7 @@ void run_raw(nvbench::state& state, Buffers& buffers, const char* what) {
   const long long pitch_units = kRowBytes / 16;
   buffers.poison_output();
   raw_round_trip<TileRows><<<grid.blocks, kThreads>>>(in, out, pitch_units);
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  BENCH_CHECK_LAUNCH_AND_SYNC();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& launch) {
     raw_round_trip<TileRows><<<grid.blocks, kThreads, 0, launch.get_stream()>>>(in, out, pitch_units);

@@ -36,31 +36,10 @@
 #include <type_traits>
 #include <vector>
 
+#define SMEMTILE_BENCH_NAME "stencil_bench"
+#include "bench_common.cuh"
+
 namespace {
-
-#define BENCH_CHECK_CUDA(call)                                                                         \
-  do {                                                                                                 \
-    const cudaError_t bench_status_ = (call);                                                          \
-    if (bench_status_ != cudaSuccess) {                                                                \
-      std::fprintf(stderr, "stencil_bench: %s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,         \
-                   cudaGetErrorString(bench_status_));                                                 \
-      std::exit(EXIT_FAILURE);                                                                         \
-    }                                                                                                  \
-  } while (0)
-
-// The GPU's name, once per process, from cudaGetDeviceProperties (NVBench prints its own too).
-void print_device_once() {
-  static bool printed = false;
-  if (printed) return;
-  printed = true;
-  int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
-  std::printf("stencil_bench: GPU %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", device, prop.name, prop.major, prop.minor,
-              prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30));
-  std::fflush(stdout);
-}
 
 using smemtile::StencilShape;
 
@@ -345,21 +324,12 @@ __global__ void __launch_bounds__(kBX * kBY) hand_2_5d(const T* __restrict__ in,
 
 // ---- data, reference, check -------------------------------------------------------------------------
 
-__device__ unsigned hash32(unsigned x) {  // lowbias32
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 // Non-zero pseudo-random values: ints in [1, 2^20], floats and doubles in [1, 2).
 template <class T>
 __global__ void fill_random(T* a, long long count, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const unsigned h = hash32(static_cast<unsigned>(i) ^ hash32(seed + static_cast<unsigned>(i >> 32)));
+    const unsigned h = random_word(i, seed);
     if constexpr (std::is_same<T, float>::value) {
       a[i] = __uint_as_float(0x3f800000u | (h & 0x7fffffu));
     } else if constexpr (std::is_same<T, double>::value) {
@@ -407,34 +377,21 @@ __global__ void count_wrong(const T* out, const Ref* ref, long long count, doubl
 }
 
 constexpr int kHelperBlocks = 2048;
-constexpr int kHelperThreads = 256;
-
-template <class T>
-T* device_alloc(long long count) {
-  T* p = nullptr;
-  BENCH_CHECK_CUDA(cudaMalloc(&p, static_cast<size_t>(count) * sizeof(T)));
-  return p;
-}
 
 template <class T, class Ref>
 void check(const T* out, const Ref* ref, long long count, double tolerance, const std::string& what) {
-  unsigned long long* counters = device_alloc<unsigned long long>(2);  // [0] wrong, [1] first wrong index
-  const unsigned long long init[2] = {0ull, ~0ull};
-  BENCH_CHECK_CUDA(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
-  count_wrong<<<kHelperBlocks, kHelperThreads>>>(out, ref, count, tolerance, counters, counters + 1);
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  unsigned long long result[2] = {0, 0};
-  BENCH_CHECK_CUDA(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
-  BENCH_CHECK_CUDA(cudaFree(counters));
-  if (result[0] != 0) {
+  const Mismatches result = count_on_device([&](unsigned long long* wrong, unsigned long long* first) {
+    count_wrong<<<kHelperBlocks, kHelperThreads>>>(out, ref, count, tolerance, wrong, first);
+  });
+  if (result.count != 0) {
     T got{};
     Ref want{};
-    BENCH_CHECK_CUDA(cudaMemcpy(&got, out + result[1], sizeof(T), cudaMemcpyDeviceToHost));
-    BENCH_CHECK_CUDA(cudaMemcpy(&want, ref + result[1], sizeof(Ref), cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaMemcpy(&got, out + result.first, sizeof(T), cudaMemcpyDeviceToHost));
+    BENCH_CHECK_CUDA(cudaMemcpy(&want, ref + result.first, sizeof(Ref), cudaMemcpyDeviceToHost));
     std::fprintf(stderr,
                  "stencil_bench: WRONG OUTPUT from %s: %llu of %lld elements differ by more than %.3g, first at "
                  "index %llu: %.17g, expected %.17g\n",
-                 what.c_str(), result[0], count, tolerance, result[1], static_cast<double>(got),
+                 what.c_str(), result.count, count, tolerance, result.first, static_cast<double>(got),
                  static_cast<double>(want));
     std::exit(EXIT_FAILURE);
   }
@@ -549,8 +506,7 @@ void run_case(nvbench::state& state, Impl impl, Extents e) {
       }
     };
     launch_impl(0);
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_LAUNCH_AND_SYNC();
     check(out, ref, count, tolerance, what);
     BENCH_CHECK_CUDA(cudaFree(ref));  // before timing: the timed runs need only in and out
     state.exec([&](nvbench::launch& launch) { launch_impl(launch.get_stream()); });

@@ -38,31 +38,10 @@
 #include <cstdlib>
 #include <string>
 
+#define SMEMTILE_BENCH_NAME "transpose_bench"
+#include "bench_common.cuh"
+
 namespace {
-
-#define BENCH_CHECK_CUDA(call)                                                                         \
-  do {                                                                                                 \
-    const cudaError_t bench_status_ = (call);                                                          \
-    if (bench_status_ != cudaSuccess) {                                                                \
-      std::fprintf(stderr, "transpose_bench: %s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(bench_status_));                                                 \
-      std::exit(EXIT_FAILURE);                                                                         \
-    }                                                                                                  \
-  } while (0)
-
-// The GPU's name, once per process, from cudaGetDeviceProperties (NVBench prints its own too).
-void print_device_once() {
-  static bool printed = false;
-  if (printed) return;
-  printed = true;
-  int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
-  std::printf("transpose_bench: GPU %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", device, prop.name, prop.major, prop.minor,
-              prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30));
-  std::fflush(stdout);
-}
 
 // ---- shapes ---------------------------------------------------------------------------------------
 
@@ -99,21 +78,12 @@ Shape parse_shape(const std::string& text) {
 
 // ---- data: non-zero pseudo-random input, poisoned output, on-device comparison --------------------
 
-__device__ unsigned hash32(unsigned x) {  // lowbias32
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 // Every byte non-zero; every word a normal finite float (exponent neither 0 nor 255), hence every
 // 8-byte word a normal finite double: geam's arithmetic (1 * a + 0 * b) returns a bit for bit.
 __global__ void fill_random(unsigned* words, long long count, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned w = hash32(static_cast<unsigned>(i) ^ hash32(seed + static_cast<unsigned>(i >> 32)));
+    unsigned w = random_word(i, seed);
     for (int byte = 0; byte < 4; ++byte)
       if (((w >> (8 * byte)) & 0xffu) == 0) w |= 0x5au << (8 * byte);
     const unsigned exponent = (w >> 23) & 0xffu;
@@ -179,57 +149,43 @@ __global__ void count_mismatches(const void* in, const void* out, int rows, int 
 }
 
 constexpr int kHelperBlocks = 2048;
-constexpr int kHelperThreads = 256;
+
+/// The input (filled) and output of one state: batch dense rows x cols matrices of E-byte elements.
+// Whole 16-byte words for the filler: the bytes of one side of `s`, rounded up.
+inline size_t whole_words_bytes(Shape s, int element_bytes) {
+  return static_cast<size_t>((s.total() * element_bytes + 15) / 16 * 16);
+}
 
 /// The input (filled) and output of one state: batch dense rows x cols matrices of E-byte elements.
 template <int E>
-struct Buffers {
-  void* in = nullptr;
-  void* out = nullptr;
+struct Buffers : BufferPair {
   Shape shape;
   long long bytes = 0;  // of all matrices, one side
 
-  explicit Buffers(Shape s) : shape(s), bytes(s.total() * E) {
-    const size_t alloc = static_cast<size_t>((bytes + 15) / 16 * 16);  // whole words for the filler
-    BENCH_CHECK_CUDA(cudaMalloc(&in, alloc));
-    BENCH_CHECK_CUDA(cudaMalloc(&out, alloc));
-    fill_random<<<kHelperBlocks, kHelperThreads>>>(static_cast<unsigned*>(in), static_cast<long long>(alloc / 4),
-                                                   0x7a05e123U);
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  explicit Buffers(Shape s) : BufferPair(whole_words_bytes(s, E)), shape(s), bytes(s.total() * E) {
+    fill_random<<<kHelperBlocks, kHelperThreads>>>(static_cast<unsigned*>(in),
+                                                   static_cast<long long>(whole_words_bytes(s, E) / 4), 0x7a05e123U);
+    BENCH_CHECK_LAUNCH_AND_SYNC();
   }
-  ~Buffers() {
-    cudaFree(in);
-    cudaFree(out);
-  }
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
 
   void poison_output() {
     poison<E><<<kHelperBlocks, kHelperThreads>>>(in, out, shape.rows, shape.cols, shape.total());
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+    BENCH_CHECK_LAUNCH_AND_SYNC();
   }
 
   /// Exits with a message unless out(b, c, r) == in(b, r, c) for every element, byte for byte.
   void check_output(const std::string& what) {
-    unsigned long long* counters = nullptr;  // [0] mismatches, [1] first mismatching output element
-    BENCH_CHECK_CUDA(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
-    const unsigned long long init[2] = {0ull, ~0ull};
-    BENCH_CHECK_CUDA(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
-    count_mismatches<E><<<kHelperBlocks, kHelperThreads>>>(in, out, shape.rows, shape.cols, shape.total(), counters,
-                                                           counters + 1);
-    BENCH_CHECK_CUDA(cudaGetLastError());
-    unsigned long long result[2] = {0, 0};
-    BENCH_CHECK_CUDA(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
-    BENCH_CHECK_CUDA(cudaFree(counters));
-    if (result[0] != 0) {
+    const Mismatches result = count_on_device([&](unsigned long long* mismatches, unsigned long long* first) {
+      count_mismatches<E><<<kHelperBlocks, kHelperThreads>>>(in, out, shape.rows, shape.cols, shape.total(),
+                                                             mismatches, first);
+    });
+    if (result.count != 0) {
       const long long per = shape.elems();
-      const long long o = static_cast<long long>(result[1]);
+      const long long o = static_cast<long long>(result.first);
       std::fprintf(stderr,
                    "transpose_bench: WRONG OUTPUT from %s: %llu of %lld elements differ, first at matrix %lld, "
                    "output row %lld, column %lld\n",
-                   what.c_str(), result[0], shape.total(), o / per, (o % per) / shape.rows, (o % per) % shape.rows);
+                   what.c_str(), result.count, shape.total(), o / per, (o % per) / shape.rows, (o % per) % shape.rows);
       std::exit(EXIT_FAILURE);
     }
     std::printf("transpose_bench: %s: output checked (%lld elements of %d bytes)\n", what.c_str(), shape.total(), E);
@@ -510,8 +466,7 @@ template <int E, class Launch>
 void check_and_time(nvbench::state& state, Buffers<E>& buffers, const std::string& what, Launch&& launch) {
   buffers.poison_output();
   launch(cudaStream_t{0});
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  BENCH_CHECK_LAUNCH_AND_SYNC();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& l) { launch(l.get_stream()); });
 }
@@ -643,32 +598,16 @@ NVBENCH_DECLARE_TYPE_STRINGS(cuDoubleComplex, "C128", "cuDoubleComplex (16 bytes
 using element_types =
     nvbench::type_list<nvbench::uint8_t, nvbench::uint16_t, nvbench::float32_t, nvbench::float64_t, cuDoubleComplex>;
 
-NVBENCH_BENCH_TYPES(bench_memcpy, NVBENCH_TYPE_AXES(element_types))
-    .set_name("cudaMemcpy")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
+// Every benchmark: the element types as axis T, the shapes as axis Shape.
+#define TRANSPOSE_BENCH(generator, name)                             \
+  NVBENCH_BENCH_TYPES(generator, NVBENCH_TYPE_AXES(element_types)) \
+      .set_name(name)                                              \
+      .set_type_axes_names({"T"})                                  \
+      .add_string_axis("Shape", kShapes)
 
-NVBENCH_BENCH_TYPES(bench_smemtile, NVBENCH_TYPE_AXES(element_types))
-    .set_name("smemtile_transpose")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
-
-NVBENCH_BENCH_TYPES(bench_geam, NVBENCH_TYPE_AXES(element_types))
-    .set_name("cublas_geam")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
-
-NVBENCH_BENCH_TYPES(bench_cgeam, NVBENCH_TYPE_AXES(element_types))
-    .set_name("cublas_cgeam")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
-
-NVBENCH_BENCH_TYPES(bench_course, NVBENCH_TYPE_AXES(element_types))
-    .set_name("course_transpose")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
-
-NVBENCH_BENCH_TYPES(bench_handwritten, NVBENCH_TYPE_AXES(element_types))
-    .set_name("handwritten_transpose")
-    .set_type_axes_names({"T"})
-    .add_string_axis("Shape", kShapes);
+TRANSPOSE_BENCH(bench_memcpy, "cudaMemcpy");
+TRANSPOSE_BENCH(bench_smemtile, "smemtile_transpose");
+TRANSPOSE_BENCH(bench_geam, "cublas_geam");
+TRANSPOSE_BENCH(bench_cgeam, "cublas_cgeam");
+TRANSPOSE_BENCH(bench_course, "course_transpose");
+TRANSPOSE_BENCH(bench_handwritten, "handwritten_transpose");

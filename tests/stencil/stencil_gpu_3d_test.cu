@@ -22,41 +22,23 @@ constexpr StencilShape box = StencilShape::box;
 constexpr int cases = 14;
 
 TEST_CASE("device_stencil 3D float: every policy with a star of radius 1") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<3, 1, star, kZero, float>(cases, rng);
-  random_stencils<3, 1, star, kConstant, float>(cases, rng);
-  random_stencils<3, 1, star, kClamp, float>(cases, rng);
-  random_stencils<3, 1, star, kPeriodic, float>(cases, rng);
-  random_stencils<3, 1, star, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_every_policy<3, 1, star, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 3D float: radii 1 to 4 with star and box and reflect") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<3, 2, star, kReflect, float>(cases, rng);
-  random_stencils<3, 3, star, kReflect, float>(cases, rng);
-  random_stencils<3, 4, star, kReflect, float>(cases, rng);
-  random_stencils<3, 1, box, kReflect, float>(cases, rng);
-  random_stencils<3, 2, box, kReflect, float>(cases, rng);
-  random_stencils<3, 3, box, kReflect, float>(cases, rng);
-  random_stencils<3, 4, box, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_radii_reflect<3, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 3D float: box of radius 1 with constant and periodic") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<3, 1, box, kConstant, float>(cases, rng);
   random_stencils<3, 1, box, kPeriodic, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 3D double and int") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<3, 4, star, kReflect, double>(cases, rng);
   random_stencils<3, 2, box, kZero, double>(cases, rng);
   random_stencils<3, 1, star, kClamp, double>(cases, rng);
@@ -65,9 +47,7 @@ TEST_CASE("device_stencil 3D double and int") {
 }
 
 TEST_CASE("device_stencil 3D: volumes crossing several 64-plane chunks") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   fixed_stencil<3, 4, star, kReflect, float>(130, 70, 90, false, rng);
   fixed_stencil<3, 1, box, kPeriodic, float>(130, 70, 90, false, rng);
   fixed_stencil<3, 1, star, kConstant, float>(129, 17, 33, false, rng);

@@ -424,4 +424,32 @@ void fixed_stencil(int depth, int rows, int cols, bool dense, std::mt19937& rng)
   check_stencil<Rank, R, S, P, T>(g, op, rng);
 }
 
+// Every policy (zero, constant, clamp, periodic, reflect, in this order) for random_stencils.
+template <int Rank, int R, StencilShape S, class T>
+void random_stencils_every_policy(int cases, std::mt19937& rng) {
+  random_stencils<Rank, R, S, kZero, T>(cases, rng);
+  random_stencils<Rank, R, S, kConstant, T>(cases, rng);
+  random_stencils<Rank, R, S, kClamp, T>(cases, rng);
+  random_stencils<Rank, R, S, kPeriodic, T>(cases, rng);
+  random_stencils<Rank, R, S, kReflect, T>(cases, rng);
+}
+
+// Radii 2 to 4 with star and 1 to 4 with box (in this order), policy reflect, for random_stencils.
+template <int Rank, class T>
+void random_stencils_radii_reflect(int cases, std::mt19937& rng) {
+  random_stencils<Rank, 2, StencilShape::star, kReflect, T>(cases, rng);
+  random_stencils<Rank, 3, StencilShape::star, kReflect, T>(cases, rng);
+  random_stencils<Rank, 4, StencilShape::star, kReflect, T>(cases, rng);
+  random_stencils<Rank, 1, StencilShape::box, kReflect, T>(cases, rng);
+  random_stencils<Rank, 2, StencilShape::box, kReflect, T>(cases, rng);
+  random_stencils<Rank, 3, StencilShape::box, kReflect, T>(cases, rng);
+  random_stencils<Rank, 4, StencilShape::box, kReflect, T>(cases, rng);
+}
+
 }  // namespace stencil_test
+
+// In a test case: a std::mt19937 `rng` seeded from a fresh seed, the seed reported with any failure.
+#define STENCIL_TEST_SEEDED_RNG(rng)                          \
+  const unsigned rng##_seed = smemtile_test::fresh_seed();    \
+  INFO("seed " << rng##_seed);                                \
+  std::mt19937 rng(rng##_seed)

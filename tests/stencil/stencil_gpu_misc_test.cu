@@ -279,9 +279,7 @@ TEST_CASE("device_stencil on empty arrays succeeds and writes nothing") {
 // ---- the lambdas ----------------------------------------------------------------------------------------
 
 TEST_CASE("device_stencil with a __device__ lambda as the op") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   for (const int n : {1, 2, 3, 255, 2048, 2049, 5000 + uniform(rng, 0, 100)}) {
     INFO("1D: n " << n);
     const std::vector<float> in = random_inputs<float>(static_cast<std::size_t>(n), rng);
@@ -399,25 +397,24 @@ void check_halo_loads(int rows, int cols, std::mt19937& rng) {
   for (std::size_t k = static_cast<std::size_t>(blocks) * dump_size; k < out.size(); ++k) CHECK(is_poison(out[k]));
 }
 
+// Every policy (zero, constant, clamp, periodic, reflect, in this order) on one array shape.
+void check_halo_loads_every_policy(int rows, int cols, std::mt19937& rng) {
+  check_halo_loads<kZero>(rows, cols, rng);
+  check_halo_loads<kConstant>(rows, cols, rng);
+  check_halo_loads<kClamp>(rows, cols, rng);
+  check_halo_loads<kPeriodic>(rows, cols, rng);
+  check_halo_loads<kReflect>(rows, cols, rng);
+}
+
 TEST_CASE("copy_global_to_tile fills a StaticHaloTile halo at every edge and corner with every policy") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   const int shapes[][2] = {{1, 1}, {1, 50}, {40, 1}, {3, 5}, {7, 33}, {12, 40}, {13, 41}, {50, 90}};
   for (const auto& s : shapes) {
-    check_halo_loads<kZero>(s[0], s[1], rng);
-    check_halo_loads<kConstant>(s[0], s[1], rng);
-    check_halo_loads<kClamp>(s[0], s[1], rng);
-    check_halo_loads<kPeriodic>(s[0], s[1], rng);
-    check_halo_loads<kReflect>(s[0], s[1], rng);
+    check_halo_loads_every_policy(s[0], s[1], rng);
   }
   for (int i = 0; i < 4; ++i) {
     const int rows = uniform(rng, 1, 120), cols = uniform(rng, 1, 200);
-    check_halo_loads<kZero>(rows, cols, rng);
-    check_halo_loads<kConstant>(rows, cols, rng);
-    check_halo_loads<kClamp>(rows, cols, rng);
-    check_halo_loads<kPeriodic>(rows, cols, rng);
-    check_halo_loads<kReflect>(rows, cols, rng);
+    check_halo_loads_every_policy(rows, cols, rng);
   }
 }
 

@@ -23,73 +23,39 @@ constexpr StencilShape box = StencilShape::box;
 constexpr int cases = 24;
 
 TEST_CASE("device_stencil 1D float: every policy with a star of radius 1") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<1, 1, star, kZero, float>(cases, rng);
-  random_stencils<1, 1, star, kConstant, float>(cases, rng);
-  random_stencils<1, 1, star, kClamp, float>(cases, rng);
-  random_stencils<1, 1, star, kPeriodic, float>(cases, rng);
-  random_stencils<1, 1, star, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_every_policy<1, 1, star, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 1D float: radii 1 to 4 with star and box and reflect") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<1, 2, star, kReflect, float>(cases, rng);
-  random_stencils<1, 3, star, kReflect, float>(cases, rng);
-  random_stencils<1, 4, star, kReflect, float>(cases, rng);
-  random_stencils<1, 1, box, kReflect, float>(cases, rng);
-  random_stencils<1, 2, box, kReflect, float>(cases, rng);
-  random_stencils<1, 3, box, kReflect, float>(cases, rng);
-  random_stencils<1, 4, box, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_radii_reflect<1, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 1D double and int") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<1, 3, star, kPeriodic, double>(cases, rng);
   random_stencils<1, 4, box, kClamp, int>(cases, rng);
 }
 
 TEST_CASE("device_stencil 2D float: every policy with a star of radius 1") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<2, 1, star, kZero, float>(cases, rng);
-  random_stencils<2, 1, star, kConstant, float>(cases, rng);
-  random_stencils<2, 1, star, kClamp, float>(cases, rng);
-  random_stencils<2, 1, star, kPeriodic, float>(cases, rng);
-  random_stencils<2, 1, star, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_every_policy<2, 1, star, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 2D float: radii 1 to 4 with star and box and reflect") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
-  random_stencils<2, 2, star, kReflect, float>(cases, rng);
-  random_stencils<2, 3, star, kReflect, float>(cases, rng);
-  random_stencils<2, 4, star, kReflect, float>(cases, rng);
-  random_stencils<2, 1, box, kReflect, float>(cases, rng);
-  random_stencils<2, 2, box, kReflect, float>(cases, rng);
-  random_stencils<2, 3, box, kReflect, float>(cases, rng);
-  random_stencils<2, 4, box, kReflect, float>(cases, rng);
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_radii_reflect<2, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 2D float: box of radius 2 with zero and periodic") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<2, 2, box, kZero, float>(cases, rng);
   random_stencils<2, 2, box, kPeriodic, float>(cases, rng);
 }
 
 TEST_CASE("device_stencil 2D double and int") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<2, 2, box, kClamp, double>(cases, rng);
   random_stencils<2, 1, star, kConstant, double>(cases, rng);
   random_stencils<2, 4, star, kReflect, double>(cases, rng);
@@ -99,9 +65,7 @@ TEST_CASE("device_stencil 2D double and int") {
 }
 
 TEST_CASE("device_stencil 2D float: more than 65535 tile rows") {
-  const unsigned seed = smemtile_test::fresh_seed();
-  INFO("seed " << seed);
-  std::mt19937 rng(seed);
+  STENCIL_TEST_SEEDED_RNG(rng);
   // 32-row tiles: 65539 of them, more than a grid's y dimension; the kernel loops over the rest.
   fixed_stencil<2, 1, star, kClamp, float>(1, 65535 * 32 + 100, 1, true, rng);
   fixed_stencil<2, 1, star, kReflect, float>(1, 65535 * 32 + 33, 3, true, rng);
