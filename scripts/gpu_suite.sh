@@ -8,6 +8,8 @@
 #   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh         # without the Nsight Compute runs
 #   SMEMTILE_SKIP_SANITIZERS=1 bash scripts/gpu_suite.sh  # without compute-sanitizer
 #   SMEMTILE_SKIP_BENCH=1 bash scripts/gpu_suite.sh       # without the NVBench benchmarks
+#   SMEMTILE_ONLY_SANITIZERS=1 SMEMTILE_SKIP_BENCH=1 SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh
+#                                                         # build, then compute-sanitizer only
 #
 # The device tool brings back at most 8 files from $OUT: everything is written to gpu-out/ and
 # packed into $OUT/gpu-out.tgz at the end, beside summary.txt and the benchmark report.
@@ -50,6 +52,7 @@ else
   printf '%s\n' "${summary[@]}"; exit 1
 fi
 
+if [ -z "${SMEMTILE_ONLY_SANITIZERS:-}" ]; then
 echo "== ctest"
 ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1
 ctest_rc=$?
@@ -82,23 +85,35 @@ for exe in "$build"/examples/*/smemtile_*; do
 done
 
 echo "== compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on GPU test programs"
+fi  # SMEMTILE_ONLY_SANITIZERS
+
 if [ -z "${SMEMTILE_SKIP_SANITIZERS:-}" ] && command -v compute-sanitizer >/dev/null; then
-  for exe in $(find "$build/tests" -maxdepth 2 -type f -perm -u+x -name '*_gpu*'); do
-    name=$(basename "$exe")
-    # memcheck: out-of-bounds and misaligned accesses; racecheck: shared-memory hazards between
-    # threads; synccheck: invalid or divergent barriers; initcheck: reads of uninitialized global
-    # memory.
-    for tool in memcheck racecheck synccheck initcheck; do
-      # Cases that trap on purpose (debug bounds checks) are excluded: the [death] tests that run
-      # them in child processes, and the hidden [.] child cases (Catch2 2 lets a negated filter
-      # select hidden tests, so they are excluded by name too).
-      compute-sanitizer --tool $tool --error-exitcode 3 "$exe" "~[death]~[.]" >"$out/sanitizer_${tool}_$name.txt" 2>&1
-      note "sanitizer $tool $name" "rc=$?"
-    done
+  # memcheck: out-of-bounds and misaligned accesses; racecheck: shared-memory hazards between
+  # threads; synccheck: invalid or divergent barriers; initcheck: reads of uninitialized global
+  # memory. Cases that trap on purpose (debug bounds checks) are excluded: the [death] tests that
+  # run them in child processes, and the hidden [.] child cases (Catch2 2 lets a negated filter
+  # select hidden tests, so they are excluded by name too). Runs SMEMTILE_SANITIZER_JOBS (default 6)
+  # programs at a time; each result is a line of the summary.
+  jobs_file="$out/sanitizer_jobs.txt"
+  : >"$jobs_file"
+  for exe in $(find "$build/tests" -maxdepth 2 -type f -perm -u+x -name '*_gpu*' | sort); do
+    for tool in memcheck racecheck synccheck initcheck; do echo "$tool $exe" >>"$jobs_file"; done
+  done
+  run_one() {
+    tool=$1; exe=$2; name=$(basename "$exe")
+    timeout "${SMEMTILE_SANITIZER_TIMEOUT:-420}" compute-sanitizer --tool "$tool" --error-exitcode 3 "$exe" "~[death]~[.]" \
+      >"$OUT_DIR/sanitizer_${tool}_$name.txt" 2>&1
+    echo "$tool $name $?" >"$OUT_DIR/sanitizer_${tool}_$name.rc"
+  }
+  export -f run_one
+  OUT_DIR="$out" xargs -P "${SMEMTILE_SANITIZER_JOBS:-6}" -L 1 bash -c 'run_one "$0" "$1"' <"$jobs_file"
+  for rc_file in "$out"/sanitizer_*.rc; do
+    read -r tool name rc <"$rc_file"
+    note "sanitizer $tool $name" "rc=$rc"
   done
 fi
 
-if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -x scripts/bank_validation/run.sh ]; then
+if [ -z "${SMEMTILE_SKIP_NCU:-}" ] && [ -z "${SMEMTILE_SKIP_BANK_VALIDATION:-}" ] && [ -x scripts/bank_validation/run.sh ]; then
   echo "== bank model vs Nsight Compute"
   bash scripts/bank_validation/run.sh "$out/bank_validation.md" >"$out/bank_validation.log" 2>&1; rc=$?
   tail -n 15 "$out/bank_validation.log"
