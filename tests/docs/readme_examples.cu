@@ -78,3 +78,20 @@ __global__ void five_point(smemtile::GlobalMatrix<const float> in, smemtile::Glo
   __syncthreads();
   smemtile::copy_tile_to_global(result, out, origin);  // elements outside `out` are not written
 }
+
+// README: transposes and stencils (host code calling the device-level functions).
+struct Heat {  // a function object with a __device__ call operator taking the neighbourhood
+  template <class N> __device__ float operator()(const N& n) const {
+    return n(0, 0) + 0.1f * (n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4.0f * n(0, 0));
+  }
+};
+bool readme_transpose_and_stencil(const float* d_in, float* d_out, int rows, int cols, int ld_in, int ld_out, int batch,
+                                  long long stride_in, long long stride_out, cudaStream_t stream) {
+  smemtile::LaunchStatus s = smemtile::device_transpose(d_in, d_out, rows, cols, stream);   // any 1-16 byte T
+  s = smemtile::device_transpose(d_in, d_out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  if (!s) std::fprintf(stderr, "%s\n", s.message.c_str());  // null, negative, pitch < row, in/out overlap (no in-place) ...
+  smemtile::device_stencil<1, smemtile::StencilShape::star>(
+      smemtile::make_global_matrix<const float>(d_in, rows, cols), smemtile::make_global_matrix(d_out, rows, cols),
+      smemtile::boundary::clamp, Heat{}, stream);
+  return static_cast<bool>(s);
+}
