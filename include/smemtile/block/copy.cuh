@@ -228,9 +228,8 @@ struct SyncMove {
 };
 
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
-// ToTile: global -> tile, else tile -> global. WholeRegion: the region is the tile's whole region
-// (its size then follows from a static layout at compile time); false for a clipped part of it.
-template <bool ToTile, int Bytes, class Mover, bool WholeRegion, class Group, class T, class Layout, class Global>
+// ToTile: global -> tile, else tile -> global.
+template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {
   using Element = std::remove_const_t<T>;
@@ -251,7 +250,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   const auto tile_unit = [&](Coord at) {
     return tile.data() + tile.layout().offset(region.first.row + at.row, region.first.col + at.col);
   };
-  constexpr bool all_static = WholeRegion && LayoutIsStatic<Layout>::value && Group::static_size > 0;
+  constexpr bool all_static = LayoutIsStatic<Layout>::value && Group::static_size > 0;
   if constexpr (ToTile && Mover::template asynchronous<Bytes>) {
     // Asynchronous: each unit is one copy started by this thread; nothing is held in registers.
     if constexpr (all_static) {
@@ -332,21 +331,20 @@ SMEMTILE_HOST_DEVICE constexpr bool width_possible() {
 }
 
 // Tries Bytes-wide units, then narrower ones down to one element.
-template <bool ToTile, int Bytes, class Mover, bool WholeRegion = true, class Group, class T, class Layout,
-          class Global>
+template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                  Group group) {
   constexpr int elem = static_cast<int>(sizeof(std::remove_const_t<T>));
   if constexpr (Bytes > elem) {
     if constexpr (width_possible<Layout, elem, Bytes>()) {
       if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
-        copy_units<ToTile, Bytes, Mover, WholeRegion>(global, global_first, tile, region, group);
+        copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
         return;
       }
     }
-    copy_inside<ToTile, Bytes / 2, Mover, WholeRegion>(global, global_first, tile, region, group);
+    copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
   } else {
-    copy_units<ToTile, elem, Mover, WholeRegion>(global, global_first, tile, region, group);
+    copy_units<ToTile, elem, Mover>(global, global_first, tile, region, group);
   }
 }
 
@@ -432,39 +430,8 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
   const Coord global_first = origin - reach;
   if (region_inside(global, global_first, region.rows, region.cols)) {
     copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
-    return;
-  }
-  // Partly outside: the part inside the array still moves in vectors; only the strips outside it
-  // (above, below, left, right) go element by element, taking their values from the policy.
-  const int first_row = -global_first.row > 0 ? -global_first.row : 0;
-  const int first_col = -global_first.col > 0 ? -global_first.col : 0;
-  const int rows_left = static_cast<int>(global.extent(0)) - global_first.row;
-  const int cols_left = static_cast<int>(global.extent(1)) - global_first.col;
-  const int end_row = rows_left < region.rows ? rows_left : region.rows;
-  const int end_col = cols_left < region.cols ? cols_left : region.cols;
-  const bool overlap = first_row < end_row && first_col < end_col;
-  const auto part = [&](int row, int col, int rows, int cols) {
-    return CopyRegion{region.first + Coord{row, col}, rows, cols};
-  };
-  if (overlap) {
-    copy_inside<ToTile, 16, Mover, false>(global, global_first + Coord{first_row, first_col}, tile,
-                                          part(first_row, first_col, end_row - first_row, end_col - first_col),
-                                          group);
-  }
-  if constexpr (ToTile) {  // a store writes nothing outside the array
-    const auto strip = [&](int row, int col, int rows, int cols) {
-      if (rows > 0 && cols > 0)
-        copy_elements_checked<ToTile, Mover>(global, global_first + Coord{row, col}, tile, part(row, col, rows, cols),
-                                             boundary, group);
-    };
-    if (!overlap) {
-      strip(0, 0, region.rows, region.cols);
-    } else {
-      strip(0, 0, first_row, region.cols);                                  // above
-      strip(end_row, 0, region.rows - end_row, region.cols);                // below
-      strip(first_row, 0, end_row - first_row, first_col);                  // left
-      strip(first_row, end_col, end_row - first_row, region.cols - end_col); // right
-    }
+  } else {
+    copy_elements_checked<ToTile, Mover>(global, global_first, tile, region, boundary, group);
   }
 }
 
