@@ -21,15 +21,8 @@ foreach(dir IN LISTS INCLUDE_DIRS)
   list(APPEND flags "-I${dir}")
 endforeach()
 get_filename_component(name "${SOURCE}" NAME_WE)
-set(binary "${WORK_DIR}/${name}.cubin")
-execute_process(COMMAND "${NVCC}" ${flags} -cubin "${SOURCE}" -o "${binary}" RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc -cubin failed on ${SOURCE}")
-endif()
-execute_process(COMMAND "${CUOBJDUMP}" -sass "${binary}" OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "cuobjdump -sass failed")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/sass_listing.cmake")  # smemtile_sass_listing
+smemtile_sass_listing(listing "${NVCC}" "${CUOBJDUMP}" "${SOURCE}" "${WORK_DIR}/${name}.cubin" ${flags})
 
 # Opcodes per function.
 string(REPLACE ";" "\\;" listing "${listing}")
