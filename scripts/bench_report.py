@@ -258,6 +258,123 @@ def times(x):
     return "n/a" if x is None else f"{x:.2f}x"
 
 
+# ---- shared by the transpose and stencil sections: smemtile against cudaMemcpy, targets, peers -----
+
+def usable_bw(state):
+    """The state's GB/s, or None where it is missing, skipped or has no bandwidth."""
+    return state.bw if (state and not state.skipped and state.bw) else None
+
+
+def md_row(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+def md_rule(n_cols, n_text, last_text=False):
+    """Markdown alignment row: n_text left-aligned columns, then right-aligned ones (the last one
+    left-aligned too with last_text)."""
+    tail = ["---"] if last_text else []
+    return "|" + "|".join(["---"] * n_text + ["---:"] * (n_cols - n_text - len(tail)) + tail) + "|"
+
+
+def target_case(lib_name, lib, base, peers, target, must_beat, skipped_cell):
+    """One case of a target section. peers: [(bench, column, state or None)]; smemtile must be faster
+    than those in must_beat; skipped_cell: the table cell for a skipped peer.
+    Returns (table cells, plot bars, detail cells, ok (True, False or None: not evaluated), why)."""
+    base_bw = usable_bw(base)
+    lib_bw = usable_bw(lib)
+    ratio = lib_bw / base_bw if (lib_bw and base_bw) else None
+    misses, unknown = [], []
+    if lib_bw is None:
+        unknown.append("no smemtile result" if lib is None or not lib.skipped else f"smemtile skipped ({lib.skip_reason})")
+    if target is not None:
+        if ratio is None:
+            unknown.append("no ratio to cudaMemcpy")
+        elif ratio < target:
+            misses.append(f"{pct(ratio)} < {100 * target:.0f}%")
+    row = [gbps(lib_bw), pct(ratio), f">= {100 * target:.0f}%" if target else "-"]
+    bars = [(lib_name, ratio, "skipped" if lib and lib.skipped else ("no cudaMemcpy" if lib_bw else "not measured"))]
+    det = [gbps(base_bw), pct(ratio)]
+    for bench, col, p in peers:
+        if p is None or p.skipped or not p.bw:
+            cell = "-" if p is None else (skipped_cell if p.skipped else "n/a")
+            row.append(cell)
+            bars.append((bench, None, "not measured" if p is None else ("skipped" if p.skipped else "no result")))
+            det.append(cell)
+            continue
+        versus = lib_bw / p.bw if lib_bw else None
+        cell = times(versus)
+        if bench in must_beat and versus is not None and versus <= 1.0:
+            misses.append(f"not faster than {col}")
+            cell = f"**{cell}**"
+        row.append(cell)
+        peer_ratio = p.bw / base_bw if base_bw else None
+        bars.append((bench, peer_ratio, "no cudaMemcpy" if peer_ratio is None else ""))
+        det.append(pct(peer_ratio))
+    if misses:
+        verdict, ok = "**miss**: " + "; ".join(misses), False
+    elif unknown:
+        verdict, ok = "n/a: " + "; ".join(unknown), None
+    else:
+        verdict, ok = "pass", True
+    row.append(verdict)
+    return row, bars, det, ok, "; ".join(misses or unknown)
+
+
+def target_section(heading, devices, explanation, target_text, text_head, lib_name, peers, must_beat,
+                   skipped_cell, cases):
+    """The markdown and plot data of a target section (transpose, stencil).
+    text_head: the names of the leading text columns; peers: [(bench, column)] that ran;
+    cases: [(label, text cells, smemtile's state, cudaMemcpy's state, [peer state or None], target)].
+    Returns (markdown lines, plot rows, plot implementations, per-row targets, results)."""
+    gpu = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
+    lines = [heading, "", f"GPU: **{gpu}**. {explanation}", "", f"Targets (issue): {target_text}.", ""]
+    n_text = len(text_head)
+    header = text_head + ["smemtile GB/s", "% of cudaMemcpy", "target"] + \
+        [f"smemtile / {col}" for _, col in peers] + ["pass/miss"]
+    lines.append(md_row(header))
+    lines.append(md_rule(len(header), n_text, last_text=True))
+
+    results, plot_rows, row_targets, detail = [], [], [], []
+    plot_impls = [lib_name] + [b for b, _ in peers]
+    for label, text_cells, lib, base, peer_states, target in cases:
+        row, bars, det, ok, why = target_case(
+            lib_name, lib, base, [(b, col, p) for (b, col), p in zip(peers, peer_states)], target, must_beat,
+            skipped_cell)
+        lines.append(md_row(text_cells + row))
+        results.append((label, ok, why))
+        plot_rows.append((label, bars))
+        row_targets.append(target)
+        detail.append(text_cells + det)
+    lines.append("")
+    passed = sum(1 for r in results if r[1] is True)
+    missed = [r for r in results if r[1] is False]
+    unknown = [r for r in results if r[1] is None]
+    lines.append(f"**Targets: {passed} of {len(results)} cases pass, {len(missed)} miss"
+                 + (f", {len(unknown)} not evaluated" if unknown else "") + ".**"
+                 + (" Misses: " + "; ".join(f"{r[0]} ({r[2]})" for r in missed) + "." if missed else ""))
+    lines.append("")
+    # Every implementation against cudaMemcpy.
+    lines.append("Every implementation, % of cudaMemcpy (same run):")
+    lines.append("")
+    head2 = text_head + ["cudaMemcpy GB/s", "smemtile"] + [col for _, col in peers]
+    lines.append(md_row(head2))
+    lines.append(md_rule(len(head2), n_text))
+    for det in detail:
+        lines.append(md_row(det))
+    lines.append("")
+    return lines, plot_rows, plot_impls, row_targets, results
+
+
+def skip_reasons(benches, axis):
+    """{(benchmark, skip reason): [the axis's value of each skipped state]}, in first-seen order."""
+    reasons = {}
+    for name, role, states in benches:
+        for s in states:
+            if s.skipped:
+                reasons.setdefault((name, s.skip_reason), []).append(s.axes.get(axis, "?"))
+    return reasons
+
+
 def transpose_report(program, devices, benches):
     """Returns (markdown lines, plot rows, plot implementations, per-row targets, results)."""
     by_name = {name: states for name, _, states in benches}
@@ -278,102 +395,24 @@ def transpose_report(program, devices, benches):
                 lst.append(v)
     order = list(types)
     types = sorted(types, key=lambda t: (TYPE_BYTES.get(t, 99), order.index(t)))
-    cases = [(d, t, sh) for d in devs for t in types for sh in shapes]
-
-    gpu = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
-    lines = [f"## {program}: transposes", "",
-             f"GPU: **{gpu}**. All numbers from this one run: GB/s = 10^9 bytes read + written per second "
-             f"(NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync device-to-device of the "
-             f"same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: smemtile is faster).", "",
-             f"Targets (issue): {TRANSPOSE_TARGET_TEXT}.", ""]
-    header = ["Element", "Shape", "smemtile GB/s", "% of cudaMemcpy", "target"] + \
-             [f"smemtile / {col}" for _, col in peers] + ["pass/miss"]
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(header) - 3) + ["---"]) + "|")
-
-    results = []  # (label, ok or None, why)
-    plot_rows, row_targets = [], []
-    plot_impls = [TRANSPOSE_LIBRARY] + [b for b, _ in peers]
-    detail = []  # rows of the every-implementation table
-    for device, t, shape in cases:
+    cases = []
+    for device, t, shape in [(d, t, sh) for d in devs for t in types for sh in shapes]:
         axes = {"T": t, "Shape": shape}
         elem = TYPE_BYTES.get(t)
         elem_text = f"{elem} B ({t})" if elem else t
         dev = f" dev {device}" if multi_device else ""
         label = f"{t} ({elem} B) {shape}{dev}" if elem else f"{t} {shape}{dev}"
-        base = find(baseline_states, device, axes)
-        base_bw = base.bw if (base and not base.skipped and base.bw) else None
-        lib = find(lib_states, device, axes)
-        lib_bw = lib.bw if (lib and not lib.skipped and lib.bw) else None
-        target = transpose_memcpy_target(elem, shape) if elem else None
-        ratio = lib_bw / base_bw if (lib_bw and base_bw) else None
-        misses, unknown = [], []
-        if lib_bw is None:
-            unknown.append("no smemtile result" if lib is None or not lib.skipped else f"smemtile skipped ({lib.skip_reason})")
-        if target is not None:
-            if ratio is None:
-                unknown.append("no ratio to cudaMemcpy")
-            elif ratio < target:
-                misses.append(f"{pct(ratio)} < {100 * target:.0f}%")
-        row = [elem_text, shape + dev, gbps(lib_bw), pct(ratio), f">= {100 * target:.0f}%" if target else "-"]
-        bars = [(TRANSPOSE_LIBRARY, ratio, "skipped" if lib and lib.skipped else ("no cudaMemcpy" if lib_bw else "not measured"))]
-        det = [elem_text, shape + dev, gbps(base_bw), pct(ratio)]
-        for bench, col in peers:
-            p = find(by_name[bench], device, axes)
-            if p is None:
-                row.append("-")
-                bars.append((bench, None, "not measured"))
-                det.append("-")
-                continue
-            if p.skipped or not p.bw:
-                row.append("n/a")
-                bars.append((bench, None, "skipped" if p.skipped else "no result"))
-                det.append("n/a")
-                continue
-            versus = lib_bw / p.bw if lib_bw else None
-            cell = times(versus)
-            if bench in TRANSPOSE_MUST_BEAT and versus is not None and versus <= 1.0:
-                misses.append(f"not faster than {col}")
-                cell = f"**{cell}**"
-            row.append(cell)
-            peer_ratio = p.bw / base_bw if base_bw else None
-            bars.append((bench, peer_ratio, "no cudaMemcpy" if peer_ratio is None else ""))
-            det.append(pct(peer_ratio))
-        if misses:
-            verdict, ok = "**miss**: " + "; ".join(misses), False
-        elif unknown:
-            verdict, ok = "n/a: " + "; ".join(unknown), None
-        else:
-            verdict, ok = "pass", True
-        row.append(verdict)
-        lines.append("| " + " | ".join(row) + " |")
-        results.append((label, ok, "; ".join(misses or unknown)))
-        plot_rows.append((label, bars))
-        row_targets.append(target)
-        detail.append(det)
-    lines.append("")
-    passed = sum(1 for r in results if r[1] is True)
-    missed = [r for r in results if r[1] is False]
-    unknown = [r for r in results if r[1] is None]
-    lines.append(f"**Targets: {passed} of {len(results)} cases pass, {len(missed)} miss"
-                 + (f", {len(unknown)} not evaluated" if unknown else "") + ".**"
-                 + (" Misses: " + "; ".join(f"{r[0]} ({r[2]})" for r in missed) + "." if missed else ""))
-    lines.append("")
-    # Every implementation against cudaMemcpy.
-    lines.append("Every implementation, % of cudaMemcpy (same run):")
-    lines.append("")
-    head2 = ["Element", "Shape", "cudaMemcpy GB/s", "smemtile"] + [col for _, col in peers]
-    lines.append("| " + " | ".join(head2) + " |")
-    lines.append("|" + "|".join(["---", "---"] + ["---:"] * (len(head2) - 2)) + "|")
-    for det in detail:
-        lines.append("| " + " | ".join(det) + " |")
-    lines.append("")
-    reasons = {}
-    for name, role, states in benches:
-        for s in states:
-            if s.skipped:
-                reasons.setdefault((name, s.skip_reason), []).append(s.axes.get("T", "?"))
-    for (name, reason), ts in reasons.items():
+        cases.append((label, [elem_text, shape + dev], find(lib_states, device, axes),
+                      find(baseline_states, device, axes), [find(by_name[b], device, axes) for b, _ in peers],
+                      transpose_memcpy_target(elem, shape) if elem else None))
+
+    lines, plot_rows, plot_impls, row_targets, results = target_section(
+        f"## {program}: transposes", devices,
+        "All numbers from this one run: GB/s = 10^9 bytes read + written per second "
+        "(NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync device-to-device of the "
+        "same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: smemtile is faster).",
+        TRANSPOSE_TARGET_TEXT, ["Element", "Shape"], TRANSPOSE_LIBRARY, peers, TRANSPOSE_MUST_BEAT, "n/a", cases)
+    for (name, reason), ts in skip_reasons(benches, "T").items():
         lines.append(f"- {name}: skipped for T = {', '.join(dict.fromkeys(ts))}: {reason}")
     if "cublas_geam" in by_name:
         lines.append("- cublas_geam is cublasSgeam for 4-byte, cublasDgeam for 8-byte and cublasZgeam for 16-byte "
@@ -418,97 +457,27 @@ def stencil_report(program, devices, benches):
     def find(states, device, case):
         return next((s for s in states if s.device == device and s.axes.get("Case") == case), None)
 
-    cases = []
+    keys = []
     for s in lib_states:
         key = (s.device, s.axes.get("Case", "?"))
-        if key not in cases:
-            cases.append(key)
+        if key not in keys:
+            keys.append(key)
+    cases = []
+    for device, case in keys:
+        label = case + (f" dev {device}" if multi_device else "")
+        cases.append((label, [label], find(lib_states, device, case), find(baseline_states, device, case),
+                      [find(by_name[b], device, case) for b, _ in peers], stencil_memcpy_target(case)))
 
-    gpu = ", ".join(dict.fromkeys(devices.values())) or "unknown GPU"
-    lines = [f"## {program}: stencils", "",
-             f"GPU: **{gpu}**. All numbers from this one run: GB/s = 10^9 bytes per second counting one read and "
-             f"one write of the array (NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync "
-             f"device-to-device of the same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: "
-             f"smemtile is faster). Peers: naive = every neighbour from global memory (L1/L2); smem halo = the "
-             f"textbook shared-memory halo tile (3D: the xy plane's tile, z neighbours from global memory); "
-             f"hand 2.5D = hand-written z sweep, xy plane in shared memory, z neighbours in registers (3D only).", "",
-             f"Targets (issue): {STENCIL_TARGET_TEXT}.", ""]
-    header = ["Case", "smemtile GB/s", "% of cudaMemcpy", "target"] + [f"smemtile / {col}" for _, col in peers] + \
-             ["pass/miss"]
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 2) + ["---"]) + "|")
-
-    results, plot_rows, row_targets, detail = [], [], [], []
-    plot_impls = [STENCIL_LIBRARY] + [b for b, _ in peers]
-    for device, case in cases:
-        dev = f" dev {device}" if multi_device else ""
-        label = case + dev
-        base = find(baseline_states, device, case)
-        base_bw = base.bw if (base and not base.skipped and base.bw) else None
-        lib = find(lib_states, device, case)
-        lib_bw = lib.bw if (lib and not lib.skipped and lib.bw) else None
-        target = stencil_memcpy_target(case)
-        ratio = lib_bw / base_bw if (lib_bw and base_bw) else None
-        misses, unknown = [], []
-        if lib_bw is None:
-            unknown.append("no smemtile result" if lib is None or not lib.skipped else f"smemtile skipped ({lib.skip_reason})")
-        if target is not None:
-            if ratio is None:
-                unknown.append("no ratio to cudaMemcpy")
-            elif ratio < target:
-                misses.append(f"{pct(ratio)} < {100 * target:.0f}%")
-        row = [label, gbps(lib_bw), pct(ratio), f">= {100 * target:.0f}%" if target else "-"]
-        bars = [(STENCIL_LIBRARY, ratio, "skipped" if lib and lib.skipped else ("no cudaMemcpy" if lib_bw else "not measured"))]
-        det = [label, gbps(base_bw), pct(ratio)]
-        for bench, col in peers:
-            p = find(by_name[bench], device, case)
-            if p is None or p.skipped or not p.bw:
-                row.append("-" if p is None or p.skipped else "n/a")
-                bars.append((bench, None, "not measured" if p is None else ("skipped" if p.skipped else "no result")))
-                det.append("-" if p is None or p.skipped else "n/a")
-                continue
-            versus = lib_bw / p.bw if lib_bw else None
-            cell = times(versus)
-            if versus is not None and versus <= 1.0:
-                misses.append(f"not faster than {col}")
-                cell = f"**{cell}**"
-            row.append(cell)
-            peer_ratio = p.bw / base_bw if base_bw else None
-            bars.append((bench, peer_ratio, "no cudaMemcpy" if peer_ratio is None else ""))
-            det.append(pct(peer_ratio))
-        if misses:
-            verdict, ok = "**miss**: " + "; ".join(misses), False
-        elif unknown:
-            verdict, ok = "n/a: " + "; ".join(unknown), None
-        else:
-            verdict, ok = "pass", True
-        row.append(verdict)
-        lines.append("| " + " | ".join(row) + " |")
-        results.append((label, ok, "; ".join(misses or unknown)))
-        plot_rows.append((label, bars))
-        row_targets.append(target)
-        detail.append(det)
-    lines.append("")
-    passed = sum(1 for r in results if r[1] is True)
-    missed = [r for r in results if r[1] is False]
-    unknown = [r for r in results if r[1] is None]
-    lines.append(f"**Targets: {passed} of {len(results)} cases pass, {len(missed)} miss"
-                 + (f", {len(unknown)} not evaluated" if unknown else "") + ".**"
-                 + (" Misses: " + "; ".join(f"{r[0]} ({r[2]})" for r in missed) + "." if missed else ""))
-    lines.append("")
-    lines.append("Every implementation, % of cudaMemcpy (same run):")
-    lines.append("")
-    head2 = ["Case", "cudaMemcpy GB/s", "smemtile"] + [col for _, col in peers]
-    lines.append("| " + " | ".join(head2) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head2) - 1)) + "|")
-    for det in detail:
-        lines.append("| " + " | ".join(det) + " |")
-    lines.append("")
-    reasons = {}
-    for name, role, states in benches:
-        for s in states:
-            if s.skipped:
-                reasons.setdefault((name, s.skip_reason), []).append(s.axes.get("Case", "?"))
+    lines, plot_rows, plot_impls, row_targets, results = target_section(
+        f"## {program}: stencils", devices,
+        "All numbers from this one run: GB/s = 10^9 bytes per second counting one read and "
+        "one write of the array (NVBench cold mean); % of cudaMemcpy = smemtile's GB/s / cudaMemcpyAsync "
+        "device-to-device of the same bytes; `smemtile / peer` = smemtile's GB/s / the peer's (above 1.00x: "
+        "smemtile is faster). Peers: naive = every neighbour from global memory (L1/L2); smem halo = the "
+        "textbook shared-memory halo tile (3D: the xy plane's tile, z neighbours from global memory); "
+        "hand 2.5D = hand-written z sweep, xy plane in shared memory, z neighbours in registers (3D only).",
+        STENCIL_TARGET_TEXT, ["Case"], STENCIL_LIBRARY, peers, {b for b, _ in STENCIL_PEERS}, "-", cases)
+    reasons = skip_reasons(benches, "Case")
     for (name, reason), cs in reasons.items():
         lines.append(f"- {name}: skipped for {', '.join(dict.fromkeys(cs))}: {reason}")
     if reasons:
