@@ -183,6 +183,14 @@ inline Geometry with_layout(std::mt19937& rng, int rank, int depth, int rows, in
   g.in_offset = uniform(rng, 0, 2) == 0 ? 0 : uniform(rng, 0, 3);
   g.out_offset = uniform(rng, 0, 2) == 0 ? 0 : uniform(rng, 0, 3);
   g.guard = uniform(rng, 0, 8);
+  if (rank >= 2 && uniform(rng, 0, 2) == 0) {
+    // Addresses and pitches that are multiples of 16 bytes for every element size, as TMA needs
+    // (device_stencil then loads with TMA on sm_90 and later, with cp.async otherwise).
+    const auto round16 = [](long long n) { return (n + 15) / 16 * 16; };
+    g.in_offset = 0;
+    g.in_pitch = static_cast<int>(round16(cols + 16 * uniform(rng, 0, 1)));
+    g.in_slice = round16(rows * static_cast<long long>(g.in_pitch) + 16 * uniform(rng, 0, 1));
+  }
   return g;
 }
 

@@ -5,7 +5,7 @@
 //    storage; StaticHaloTile / StaticHaloTile1D accessors reach the halo at those slots;
 //  - stencil_offset_allowed and stencil_points (block/stencil.cuh) for star and box, radii 1..4,
 //    ranks 1..3, against an enumeration of the offsets;
-//  - StencilTileShape (device/stencil.cuh): halo columns and the 3D ring within 48 KB;
+//  - StencilTileShape (device/stencil.cuh): halo columns, ring slots and the rings' shared memory;
 //  - stencil_argument_error (device/stencil.cuh): which argument sets device_stencil refuses and why;
 //  - the index policies' map_index (core/boundary.cuh) within Radius of both edges of small arrays.
 #include <smemtile/smemtile.cuh>
@@ -170,17 +170,28 @@ void check_tile_shape() {
   CHECK(S::halo_cols >= R);
   CHECK(S::halo_cols % per_vector == 0);
   CHECK(S::halo_cols - R < per_vector);  // the smallest such multiple
-  // The 3D ring of 2R + 1 planes fits in 48 KB of static shared memory up to radius 4.
+  // Each ring slot holds one tile with its halo, 128-byte aligned (TMA writes there); the 3D ring
+  // of planes fits in the shared memory of one block up to radius 4 for every element size.
   using Plane = HaloLayout<S::rows_3d, S::cols_3d, R, S::halo_cols>;
-  if (R <= 4) CHECK(static_cast<long long>(E) * Plane::storage_size() * (2 * R + 1) <= 48 * 1024);
+  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) % 128 == 0);
+  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) >= static_cast<long long>(E) * Plane::storage_size());
+  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) < static_cast<long long>(E) * Plane::storage_size() + 128);
+  CHECK(S::ring_3d == 2 * R + 2 + S::stages_3d);
+  CHECK(S::ring_2d == S::stages_2d + 2);
+  if (R <= 4) CHECK(S::shared_bytes_3d <= smemtile::max_shared_bytes_per_block);
+  CHECK(S::shared_bytes_2d <= smemtile::max_shared_bytes_per_block);
+  // A TMA box row is at most 256 elements and a multiple of 16 bytes.
+  CHECK(S::cols_2d + 2 * S::halo_cols <= 256);
+  CHECK((S::cols_2d + 2 * S::halo_cols) * E % 16 == 0);
+  CHECK((S::cols_3d + 2 * S::halo_cols) * E % 16 == 0);
   CHECK(S::interior_1d % 256 == 0);
   CHECK(S::rows_2d % 8 == 0);
   CHECK(S::cols_2d % 32 == 0);
   CHECK(S::rows_3d % 8 == 0);
-  CHECK(S::cols_3d == 32);
+  CHECK(S::cols_3d % 32 == 0);
 }
 
-TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and 3D rings fit in 48 KB") {
+TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and the rings fit in one block's shared memory") {
   check_tile_shape<1, 1>();
   check_tile_shape<1, 4>();
   check_tile_shape<2, 1>();

@@ -1,5 +1,5 @@
-// smemtile/arch/tma.cuh: the Tensor Memory Accelerator's 2D tiled load (sm_90 and later), and the
-// host-side tensor map it needs.
+// smemtile/arch/tma.cuh: the Tensor Memory Accelerator's 2D and 3D tiled loads (sm_90 and later),
+// and the host-side tensor maps they need.
 //
 // A TMA load copies a box of box_rows x box_cols elements of a 2D array in global memory into
 // dense, row-major shared memory, as one instruction issued by one thread; elements of the box
@@ -15,6 +15,8 @@
 //   - the box is 1..256 elements in each dimension, and a box row is a multiple of 16 bytes;
 //   - the array has 1..2^32 elements in each dimension.
 // Elements of 16 bytes are described as pairs of 8-byte elements (the widest TMA type).
+// A 3D map (make_tma_map_3d: planes of rows, boxes of one plane) adds: the plane pitch is a multiple
+// of 16 bytes below 2^40, and 1..2^32 planes.
 //
 // make_tma_map_2d() finds cuTensorMapEncodeTiled through the runtime
 // (cudaGetDriverEntryPointByVersion), so programs need no -lcuda.
@@ -63,6 +65,22 @@ SMEMTILE_HOST_DEVICE constexpr const char* tma_map_error(unsigned long long addr
   if ((pitch * elem_bytes) % 16 != 0)
     return "the array's pitch in bytes (stride(0) * sizeof(T)) must be a multiple of 16 for TMA";
   if (pitch * elem_bytes >= (1LL << 40)) return "the array's pitch in bytes must be below 2^40 for TMA";
+  return nullptr;
+}
+
+/// Why a 3D TMA load of boxes of one plane, box_rows x box_cols elements, cannot read the volume at
+/// `address` (depth planes of rows x cols, planes `plane_pitch` elements apart, rows `pitch` apart,
+/// columns contiguous); nullptr when it can. Host-testable (constexpr).
+SMEMTILE_HOST_DEVICE constexpr const char* tma_map_error_3d(unsigned long long address, long long depth, long long rows,
+                                                            long long cols, long long plane_pitch, long long pitch,
+                                                            long long col_stride, int elem_bytes, int box_rows,
+                                                            int box_cols) {
+  if (const char* why = tma_map_error(address, rows, cols, pitch, col_stride, elem_bytes, box_rows, box_cols)) return why;
+  if (depth < 1 || depth > (1LL << 32)) return "a TMA volume has 1 to 2^32 planes";
+  if (plane_pitch < pitch * (rows - 1) + cols) return "the volume's planes overlap (plane pitch too small)";
+  if ((plane_pitch * elem_bytes) % 16 != 0)
+    return "the volume's plane pitch in bytes (stride(0) * sizeof(T)) must be a multiple of 16 for TMA";
+  if (plane_pitch * elem_bytes >= (1LL << 40)) return "the volume's plane pitch in bytes must be below 2^40 for TMA";
   return nullptr;
 }
 
@@ -136,6 +154,39 @@ inline TmaMapResult make_tma_map_2d(const void* data, long long rows, long long 
   return result;
 }
 
+/// Makes (on the host) a tensor map for 3D TMA loads of boxes of one plane, box_rows x box_cols
+/// elements, from the volume at `data` (depth x rows x cols, strides in elements). As
+/// make_tma_map_2d otherwise; the rules are tma_map_error_3d's.
+inline TmaMapResult make_tma_map_3d(const void* data, long long depth, long long rows, long long cols,
+                                    long long plane_pitch, long long pitch, long long col_stride, int elem_bytes,
+                                    int box_rows, int box_cols) {
+  TmaMapResult result{};
+  result.error = tma_map_error_3d(reinterpret_cast<unsigned long long>(data), depth, rows, cols, plane_pitch, pitch,
+                                  col_stride, elem_bytes, box_rows, box_cols);
+  if (result.error != nullptr) return result;
+  const PFN_cuTensorMapEncodeTiled_v12000 encode = detail::encode_tiled_entry_point();
+  if (encode == nullptr) {
+    result.error = "cuTensorMapEncodeTiled is not available (no CUDA driver, or one older than 12.0)";
+    return result;
+  }
+  const int factor = tma_elements_per_element(elem_bytes);
+  const cuuint64_t global_dim[3] = {static_cast<cuuint64_t>(cols * factor), static_cast<cuuint64_t>(rows),
+                                    static_cast<cuuint64_t>(depth)};
+  const cuuint64_t global_strides[2] = {static_cast<cuuint64_t>(pitch * elem_bytes),
+                                        static_cast<cuuint64_t>(plane_pitch * elem_bytes)};
+  const cuuint32_t box_dim[3] = {static_cast<cuuint32_t>(box_cols * factor), static_cast<cuuint32_t>(box_rows), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult status =
+      encode(&result.map, detail::tma_data_type(elem_bytes), 3, const_cast<void*>(data), global_dim, global_strides,
+             box_dim, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (status != CUDA_SUCCESS) {
+    result.error = "cuTensorMapEncodeTiled refused the arguments (see driver_status)";
+    result.driver_status = static_cast<int>(status);
+  }
+  return result;
+}
+
 /// Starts a 2D TMA load of the box whose first element is (row, col) of the map's array (in the
 /// map's elements: a 16-byte element's col counts twice) into shared memory at `dst` (128-byte
 /// aligned, box bytes long); elements outside the array arrive as zeros. When the bytes have landed
@@ -151,6 +202,21 @@ SMEMTILE_DEVICE void tma_load_2d(void* dst, const CUtensorMap* map, unsigned lon
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
           shared_window_address(dst)),
       "l"(reinterpret_cast<unsigned long long>(map)), "r"(shared_window_address(bar)), "r"(col), "r"(row)
+      : "memory");
+#endif
+}
+
+/// Starts a 3D TMA load of the one-plane box whose first element is (plane, row, col) of a
+/// make_tma_map_3d map (col in the map's elements, as for tma_load_2d); otherwise as tma_load_2d.
+template <class Dummy = void>
+SMEMTILE_DEVICE void tma_load_3d(void* dst, const CUtensorMap* map, unsigned long long* bar, int plane, int row,
+                                 int col) {
+  SMEMTILE_DETAIL_REQUIRE_SM90(Dummy);
+#if SMEMTILE_HAS_TMA
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(
+          shared_window_address(dst)),
+      "l"(reinterpret_cast<unsigned long long>(map)), "r"(shared_window_address(bar)), "r"(col), "r"(row), "r"(plane)
       : "memory");
 #endif
 }

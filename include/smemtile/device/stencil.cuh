@@ -18,11 +18,18 @@
 // lambda compiled with --extended-lambda). Arrays are cuda::std::mdspans whose last index is
 // fastest (unit stride), of elements of 1 to 8 bytes; `in` and `out` must not overlap.
 //
-// How: each block loads a halo tile (its interior plus Radius around it, 16-byte rows where the
-// addresses allow) with one copy_global_to_tile, whose boundary policy fills the halo outside the
-// array, and computes its points from shared memory. 3D arrays are swept along z: a ring of
-// 2 Radius + 1 xy planes in shared memory, one new plane loaded per step, so each input element
-// is read from DRAM about once (the 2.5D scheme).
+// How: 1D arrays: each block loads a halo tile (its interior plus Radius around it, 16-byte rows where
+// the addresses allow) with one copy_global_to_tile, whose boundary policy fills the halo outside
+// the array, and computes its points from shared memory. 2D arrays: a grid of about as many blocks
+// as fit on the GPU at once, each taking tiles in turn through a ring of halo tiles in dynamic
+// shared memory: the next tiles are loading while the current one is computed. 3D arrays are
+// swept along z: a ring of xy planes, 2 Radius + 1 for the stencil and more loading ahead, so each
+// input element is read from DRAM about once (the 2.5D scheme). On sm_90 and later, where the
+// array's address and pitches allow (tma_map_error), one thread loads each tile or plane with one
+// TMA copy and the policy's values are written into the few tiles that reach outside the array
+// (none under boundary::zero: TMA's fill is zero); elsewhere every thread starts its cp.async
+// copies. Why: per point, a stencil does a few additions; what limits it is keeping enough loads in
+// flight and spending few instructions on moving data, which TMA and the ring both serve.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,38 +38,62 @@
 #include <string>
 #include <type_traits>  // std::is_trivially_copyable, std::remove_const_t
 
+#include "../arch/tma.cuh"            // make_tma_map_2d/3d, tma_load_2d/3d (sm_90+)
+#include "../arch/mbarrier.cuh"       // the TMA copies' barriers
+#include "../block/async_copy.cuh"    // copy_global_to_tile_async, async_copy_commit/wait
 #include "../block/copy.cuh"          // copy_global_to_tile, fill_tile
 #include "../block/stencil.cuh"       // StencilShape, neighborhood, Neighborhood3D
 #include "../block/thread_group.cuh"  // FixedThreadBlock
 #include "../core/boundary.cuh"       // the policies
 #include "../core/global_view.cuh"    // GlobalArray, plane
 #include "../core/halo_layout.cuh"    // HaloLayout
-#include "../core/static_tile.cuh"    // StaticHaloTile, StaticHaloTile1D
+#include "../core/static_tile.cuh"    // StaticHaloTile1D
+#include "../core/tile_ref.cuh"       // TileRef
 #include "../core/thread_map.cuh"     // block_tile_origin
 #include "launch.cuh"                 // LaunchStatus
 
 namespace smemtile {
 
 /// The tiles device_stencil uses for elements of ElemBytes bytes and a stencil of Radius: the
-/// interior a block computes and the halo columns it loads (Radius rounded up to whole 16-byte
-/// vectors, so that the rows it loads start aligned where the array's do).
+/// interior a block computes, the halo columns it loads (Radius rounded up to whole 16-byte
+/// vectors, so that the rows it loads start aligned where the array's do), and how many tiles or
+/// planes load ahead of the one being computed. Measured on an H200 (docs/benchmarks.md).
 template <int ElemBytes, int Radius>
 struct StencilTileShape {
   /// Columns of halo on each side: Radius rounded up to a multiple of 16 / ElemBytes.
   static constexpr int halo_cols = (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes);
   /// 1D: elements per block (8 per thread).
   static constexpr int interior_1d = 2048;
-  /// 2D: rows per block.
+  /// 2D: rows per tile.
   static constexpr int rows_2d = 32;
-  /// 2D: columns per block.
-  static constexpr int cols_2d = ElemBytes <= 4 ? 64 : 32;
+  /// 2D: columns per tile.
+  static constexpr int cols_2d = ElemBytes <= 4 ? 128 : 64;
+  /// 2D: tiles loading while one is computed.
+  static constexpr int stages_2d = 1;
   /// 3D: rows of each xy plane.
-  static constexpr int rows_3d = ElemBytes <= 4 ? 16 : 8;
+  static constexpr int rows_3d = 16;
   /// 3D: columns of each xy plane.
-  static constexpr int cols_3d = 32;
+  static constexpr int cols_3d = 64;
   /// 3D: planes per block along z.
   static constexpr int planes_3d = 64;
+  /// 3D: planes loading beyond the 2 Radius + 1 the stencil reads.
+  static constexpr int stages_3d = 2;
+  /// Tiles in the 2D ring: the one computed, those loading, and one being released.
+  static constexpr int ring_2d = stages_2d + 2;
+  /// Planes in the 3D ring.
+  static constexpr int ring_3d = 2 * Radius + 2 + stages_3d;
+  /// Bytes of one ring slot: a tile with its halo, rounded up to 128 bytes (TMA's alignment).
+  static constexpr long long slot_bytes(int rows, int cols) {
+    return (static_cast<long long>(rows + 2 * Radius) * (cols + 2 * halo_cols) * ElemBytes + 127) / 128 * 128;
+  }
+  /// Dynamic shared memory of a 2D block (128 more for aligning the ring).
+  static constexpr long long shared_bytes_2d = ring_2d * slot_bytes(rows_2d, cols_2d) + 128;
+  /// Dynamic shared memory of a 3D block.
+  static constexpr long long shared_bytes_3d = ring_3d * slot_bytes(rows_3d, cols_3d) + 128;
 };
+
+/// The most shared memory one block can have on any GPU smemtile targets (sm_90: 227 KB).
+inline constexpr long long max_shared_bytes_per_block = 227 * 1024;
 
 /// Why device_stencil cannot run on arrays of these extents, strides and addresses (as integers),
 /// or nullptr when it can. Extents and strides are given for `rank` dimensions, x (the last) fastest.
@@ -150,72 +181,242 @@ __global__ void __launch_bounds__(stencil_threads, stencil_min_blocks)
   }
 }
 
-template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
-__global__ void __launch_bounds__(stencil_threads, stencil_min_blocks)
-    stencil_2d_kernel(GlobalArray<const T, 2> in, GlobalArray<T, 2> out, Boundary boundary, Op op, int tiles_down) {
+// The ring of tiles (or planes) of a 2D or 3D stencil in dynamic shared memory: slot i starts at
+// i * slot_bytes from a 128-byte aligned base (TMA writes there).
+template <class T, class Layout>
+struct TileRing {
+  static constexpr int slot_bytes = (Layout::storage_size() * static_cast<int>(sizeof(T)) + 127) / 128 * 128;
+  unsigned char* base;
+  SMEMTILE_DEVICE TileRef<T, Layout> operator[](int slot) const {
+    return TileRef<T, Layout>{reinterpret_cast<T*>(base + slot * slot_bytes), Layout{}};
+  }
+};
+
+// The block's dynamic shared memory, aligned up to 128 bytes (the launch adds 128 bytes for it).
+SMEMTILE_DEVICE unsigned char* aligned_dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char stencil_shared[];
+  const unsigned misalignment = static_cast<unsigned>(__cvta_generic_to_shared(stencil_shared)) & 127u;
+  return stencil_shared + ((128u - misalignment) & 127u);
+}
+
+// TMA: one barrier per ring slot, initialized by thread 0 (then the block synchronizes).
+template <int Slots>
+SMEMTILE_DEVICE void init_slot_barriers(unsigned long long (&landed)[Slots]) {
+#if SMEMTILE_HAS_TMA
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Slots; ++s) arch::mbarrier_init(&landed[s], 1);
+    arch::fence_mbarrier_init();
+  }
+#endif
+  __syncthreads();
+}
+
+// TMA: thread 0 starts loading the box whose first element is `first` (row, col; and `plane` of a
+// 3D map, which may lie outside the volume) into `slot_data`, completing on `landed`.
+template <class T, class Layout, bool Volume>
+SMEMTILE_DEVICE void start_tma(const CUtensorMap& map, unsigned long long& landed, T* slot_data, int plane, Coord first) {
+#if SMEMTILE_HAS_TMA
+  if (threadIdx.x == 0) {
+    arch::fence_proxy_async_shared();  // the ring slot's earlier reads come before the copy's writes
+    arch::mbarrier_arrive_expect_tx(&landed, static_cast<unsigned>(Layout::storage_size() * sizeof(T)));
+    if constexpr (Volume) arch::tma_load_3d(slot_data, &map, &landed, plane, first.row, first.col);
+    else arch::tma_load_2d(slot_data, &map, &landed, first.row, first.col);
+  }
+#else
+  (void)map, (void)landed, (void)slot_data, (void)plane, (void)first;
+  __trap();  // the host launches TMA kernels on sm_90 and later only
+#endif
+}
+
+SMEMTILE_DEVICE void wait_tma_slot(unsigned long long& landed, unsigned parity) {
+#if SMEMTILE_HAS_TMA
+  arch::mbarrier_wait_parity(&landed, parity);
+#else
+  (void)landed, (void)parity;
+#endif
+}
+
+// Whether the region of a halo tile at `origin` (interior origin) reaches outside the array.
+template <class Layout, class Global>
+SMEMTILE_DEVICE bool reaches_outside(const Global& global, Coord origin) {
+  constexpr Coord reach = layout_reach(Layout{});
+  return origin.row - reach.row < 0 || origin.col - reach.col < 0 ||
+         origin.row + Layout::rows() + reach.row > static_cast<int>(global.extent(0)) ||
+         origin.col + Layout::cols() + reach.col > static_cast<int>(global.extent(1));
+}
+
+// After a TMA load (zeros outside the array), writes what `boundary` says into the elements of the
+// halo tile at `origin` that lie outside `global` (a plane), or into all of them (`whole`: a plane
+// outside the volume under a fill policy). The tile then holds exactly what copy_global_to_tile
+// would have loaded. Only tiles reaching outside the array pay for it.
+template <class T, class Layout, class Global, class Boundary>
+SMEMTILE_DEVICE void write_boundary(TileRef<T, Layout> tile, const Global& global, Coord origin,
+                                    const Boundary& boundary, bool whole) {
+  constexpr Coord reach = layout_reach(Layout{});
+  constexpr int region_cols = Layout::cols() + 2 * reach.col;
+  constexpr int count = (Layout::rows() + 2 * reach.row) * region_cols;
+  const int rows = static_cast<int>(global.extent(0)), cols = static_cast<int>(global.extent(1));
+  for (int k = static_cast<int>(threadIdx.x); k < count; k += stencil_threads) {
+    const Coord at = Coord{k / region_cols, k % region_cols} - reach;
+    const Coord g = origin + at;
+    if (!whole && g.row >= 0 && g.row < rows && g.col >= 0 && g.col < cols) continue;
+    if constexpr (Boundary::maps_index) {
+      tile(at.row, at.col) = *global_pointer(global, Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols));
+    } else {
+      tile(at.row, at.col) = boundary.template value<T>();
+    }
+  }
+}
+
+// 2D: tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes
+// tiles b, b + gridDim.x, ... through a ring of stages_2d + 2 slots: stages_2d tiles load while one
+// is computed, and the slot written next was last read two steps ago (one barrier per step).
+template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma>
+__global__ void __launch_bounds__(stencil_threads, 2)
+    stencil_2d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
+                      Boundary boundary, Op op, int tiles_across, int tiles) {
   using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
-  constexpr int rows = Shape_::rows_2d, cols = Shape_::cols_2d;
-  __shared__ StaticHaloTile<T, rows, cols, Radius, Shape_::halo_cols> tile;
+  constexpr int rows = Shape_::rows_2d, cols = Shape_::cols_2d, stages = Shape_::stages_2d, slots = Shape_::ring_2d;
+  using Layout = HaloLayout<rows, cols, Radius, Shape_::halo_cols>;
+  const TileRing<T, Layout> ring{aligned_dynamic_shared()};
+  __shared__ unsigned long long landed[slots];  // TMA: one barrier per slot
+  if constexpr (UseTma) init_slot_barriers(landed);
+  const auto origin_of = [&](int t) { return Coord{t / tiles_across * rows, t % tiles_across * cols}; };
+  const auto start = [&](int t, int slot) {
+    if constexpr (UseTma) {
+      start_tma<T, Layout, false>(map, landed[slot], ring[slot].data(), 0, origin_of(t) - layout_reach(Layout{}));
+    } else {
+      copy_global_to_tile_async(in, origin_of(t), ring[slot], boundary, StencilBlock{});
+      async_copy_commit();
+    }
+  };
+  const int step = static_cast<int>(gridDim.x);
+  int t = static_cast<int>(blockIdx.x);
+#pragma unroll
+  for (int s = 0; s < stages; ++s) {
+    if (t + s * step < tiles) start(t + s * step, s);
+    else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: keep one per stage
+  }
   const int out_rows = static_cast<int>(out.extent(0)), out_cols = static_cast<int>(out.extent(1));
-  for (int tile_row = static_cast<int>(blockIdx.y); tile_row < tiles_down; tile_row += static_cast<int>(gridDim.y)) {
-    const Coord origin{tile_row * rows, static_cast<int>(blockIdx.x) * cols};
-    copy_global_to_tile(in, origin, tile, boundary, StencilBlock{});
+  int slot = 0, ahead = stages;
+  unsigned parity = 0;
+  for (; t < tiles; t += step) {
+    if (t + stages * step < tiles) start(t + stages * step, ahead);
+    else if constexpr (!UseTma) async_copy_commit();
+    if constexpr (UseTma) wait_tma_slot(landed[slot], parity);
+    else async_copy_wait<stages>();  // all but the newest `stages` groups: tile t
     __syncthreads();
+    const Coord origin = origin_of(t);
+    const TileRef<T, Layout> tile = ring[slot];
+    if constexpr (UseTma && !Boundary::is_zero) {
+      if (reaches_outside<Layout>(in, origin)) {  // the same for the whole block
+        write_boundary(tile, in, origin, boundary, false);
+        __syncthreads();
+      }
+    }
 #pragma unroll
     for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
       for (int i = 0; i < cols / 32; ++i) {
-        const Coord at{static_cast<int>(threadIdx.y) + 8 * j, static_cast<int>(threadIdx.x) + 32 * i};
+        const Coord at{static_cast<int>(threadIdx.x) / 32 + 8 * j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
         const Coord g = origin + at;
         if (g.row < out_rows && g.col < out_cols)
           element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
       }
-    __syncthreads();  // the next tile reuses the shared memory
+    if (slot == slots - 1) {
+      slot = 0;
+      parity ^= 1u;
+    } else {
+      ++slot;
+    }
+    ahead = ahead == slots - 1 ? 0 : ahead + 1;
   }
 }
 
-template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
-__global__ void __launch_bounds__(stencil_threads, stencil_min_blocks)
-    stencil_3d_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op) {
+// 3D: block (x, y, z) computes the xy tile (y, x) of planes z * planes_3d ... (a chunk), sweeping
+// along z through a ring of 2 Radius + 2 + stages_3d planes: plane k of the sweep (z = first - Radius
+// + k) lives in slot k % ring; while the 2 Radius + 1 planes around z are read, stages_3d more load.
+template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma>
+__global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
+    stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
+                      Boundary boundary, Op op) {
   using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
-  constexpr int rows = Shape_::rows_3d, cols = Shape_::cols_3d, ring = 2 * Radius + 1;
+  constexpr int rows = Shape_::rows_3d, cols = Shape_::cols_3d, stages = Shape_::stages_3d, slots = Shape_::ring_3d;
   using Layout = HaloLayout<rows, cols, Radius, Shape_::halo_cols>;
-  static_assert(sizeof(T) * Layout::storage_size() * ring <= max_static_shared_bytes,
-                "smemtile::device_stencil: the 3D ring of 2 Radius + 1 planes exceeds 48 KB of shared memory "
-                "for this radius and element size (3D supports radius 4 for 8-byte elements)");
-  __shared__ BasicStaticTile<T, Layout> planes[ring];
+  const TileRing<T, Layout> ring{aligned_dynamic_shared()};
+  __shared__ unsigned long long landed[slots];
+  if constexpr (UseTma) init_slot_barriers(landed);
   const int depth = static_cast<int>(out.extent(0));
   const int out_rows = static_cast<int>(out.extent(1)), out_cols = static_cast<int>(out.extent(2));
-  const Coord origin = block_tile_origin({rows, cols});
-  const int z_begin = static_cast<int>(blockIdx.z) * Shape_::planes_3d;
-  const int z_end = z_begin + Shape_::planes_3d < depth ? z_begin + Shape_::planes_3d : depth;
-  const auto slot = [](int z) { return ((z % ring) + ring) % ring; };
-  // Plane z of the input (xy halo included) into its ring slot; planes outside the array come from
-  // the boundary policy: the plane it maps to, or its fill value.
-  const auto load = [&](int z) {
-    auto& target = planes[slot(z)];
-    if (z >= 0 && z < depth) {
-      copy_global_to_tile(plane(in, z), origin, target, boundary, StencilBlock{});
-    } else if constexpr (Boundary::maps_index) {
-      copy_global_to_tile(plane(in, Boundary::map_index(z, depth)), origin, target, boundary, StencilBlock{});
+  const Coord origin{static_cast<int>(blockIdx.y) * rows, static_cast<int>(blockIdx.x) * cols};
+  const int z_first = static_cast<int>(blockIdx.z) * Shape_::planes_3d;
+  const int z_last = z_first + Shape_::planes_3d < depth ? z_first + Shape_::planes_3d : depth;  // one past
+  const int planes = z_last - z_first + 2 * Radius;
+  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
+  const auto source_of = [&](int k) {
+    const int z = z_first - Radius + k;
+    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : Boundary::map_index(z, depth);
+    else return z;
+  };
+  const auto start = [&](int k) {
+    const int z = source_of(k);
+    if constexpr (UseTma) {
+      // A plane outside the volume under a fill policy arrives as zeros (write_boundary fills it).
+      start_tma<T, Layout, true>(map, landed[k % slots], ring[k % slots].data(), z, origin - layout_reach(Layout{}));
     } else {
-      fill_tile(target, boundary.template value<T>(), StencilBlock{});
+      if (z >= 0 && z < depth) {
+        copy_global_to_tile_async(plane(in, z), origin, ring[k % slots], boundary, StencilBlock{});
+      } else if constexpr (!Boundary::maps_index) {
+        fill_tile(ring[k % slots], boundary.template value<T>(), StencilBlock{});
+      }
+      async_copy_commit();
     }
   };
-  for (int z = z_begin - Radius; z < z_begin + Radius; ++z) load(z);
-  for (int z = z_begin; z < z_end; ++z) {
-    load(z + Radius);
-    __syncthreads();
-    Neighborhood3D<Radius, Shape, T, Layout> n{planes[0].data(), Layout{}, {}, Coord{0, 0}};
-#pragma unroll
-    for (int dz = -Radius; dz <= Radius; ++dz) n.plane_offset[Radius + dz] = slot(z + dz) * Layout::storage_size();
-#pragma unroll
-    for (int j = 0; j < rows / 8; ++j) {
-      n.at = Coord{static_cast<int>(threadIdx.y) + 8 * j, static_cast<int>(threadIdx.x)};
-      const Coord g = origin + n.at;
-      if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+  // TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
+  // condition is the same for the whole block). Returns whether anything was written.
+  const auto write_policy = [&](int k) {
+    if constexpr (UseTma && !Boundary::is_zero) {
+      const int z = source_of(k);
+      const bool whole = z < 0 || z >= depth;  // a fill policy's plane outside the volume
+      const int loaded = whole ? 0 : z;
+      if (whole || reaches_outside<Layout>(plane(in, loaded), origin)) {
+        write_boundary(ring[k % slots], plane(in, loaded), origin, boundary, whole);
+        return true;
+      }
     }
-    __syncthreads();  // the next step overwrites the oldest plane
+    (void)k;
+    return false;
+  };
+  for (int k = 0; k < 2 * Radius + stages; ++k) {
+    if (k < planes) start(k);
+    else if constexpr (!UseTma) async_copy_commit();
+  }
+  for (int z = z_first; z < z_last; ++z) {
+    const int k = z - z_first;  // sweep plane k is z - Radius; k + 2 Radius is z + Radius
+    if (k + 2 * Radius + stages < planes) start(k + 2 * Radius + stages);
+    else if constexpr (!UseTma) async_copy_commit();
+    const int first_new = z == z_first ? 0 : k + 2 * Radius;  // planes landing for this step
+    if constexpr (UseTma) {
+      for (int p = first_new; p <= k + 2 * Radius; ++p) wait_tma_slot(landed[p % slots], (p / slots) & 1u);
+    } else {
+      async_copy_wait<stages>();
+    }
+    __syncthreads();
+    bool wrote = false;
+    for (int p = first_new; p <= k + 2 * Radius; ++p) wrote |= write_policy(p);
+    if (wrote) __syncthreads();
+    Neighborhood3D<Radius, Shape, T, Layout> n{reinterpret_cast<T*>(ring.base), Layout{}, {}, Coord{0, 0}};
+#pragma unroll
+    for (int dz = 0; dz <= 2 * Radius; ++dz)
+      n.plane_offset[dz] = (k + dz) % slots * (TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T)));
+#pragma unroll
+    for (int j = 0; j < rows / 8; ++j)
+#pragma unroll
+      for (int i = 0; i < cols / 32; ++i) {
+        n.at = Coord{static_cast<int>(threadIdx.x) / 32 + 8 * j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+        const Coord g = origin + n.at;
+        if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+      }
   }
 }
 
@@ -224,6 +425,41 @@ inline LaunchStatus stencil_status(cudaError_t error, std::string message) {
   status.error = error;
   status.message = std::move(message);
   return status;
+}
+
+// Whether the current device has TMA (sm_90 and later).
+inline bool stencil_device_has_tma() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return major >= 9;
+}
+
+// Lets `kernel` use `bytes` of dynamic shared memory and says how many of its blocks fit on one
+// multiprocessor, and how many multiprocessors the current device has; an error when the device
+// offers fewer bytes per block.
+template <class Kernel>
+LaunchStatus prepare_stencil_kernel(Kernel kernel, long long bytes, int* per_multiprocessor, int* multiprocessors) {
+  int device = 0, available = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&available, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(multiprocessors, cudaDevAttrMultiProcessorCount, device);
+  if (error != cudaSuccess)
+    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+  if (bytes > available)
+    return stencil_status(cudaErrorInvalidConfiguration,
+                          "smemtile::device_stencil: this radius and element size need " + std::to_string(bytes) +
+                              " bytes of shared memory per block; this GPU allows " + std::to_string(available));
+  error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (error == cudaSuccess)
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_multiprocessor, kernel, stencil_threads,
+                                                          static_cast<size_t>(bytes));
+  if (error != cudaSuccess)
+    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+  if (*per_multiprocessor < 1) *per_multiprocessor = 1;
+  return LaunchStatus{};
 }
 
 }  // namespace detail
@@ -266,18 +502,52 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
     detail::stencil_1d_kernel<Radius, Shape, T><<<blocks(in_extents[0], Shape_::interior_1d), detail::stencil_threads, 0,
                                                   stream>>>(source, target, boundary, op);
   } else if constexpr (rank == 2) {
-    const unsigned down = blocks(in_extents[0], Shape_::rows_2d);
-    detail::stencil_2d_kernel<Radius, Shape, T><<<dim3(blocks(in_extents[1], Shape_::cols_2d), down < 65535 ? down : 65535),
-                                                  dim3(32, 8), 0, stream>>>(source, target, boundary, op,
-                                                                            static_cast<int>(down));
+    static_assert(Shape_::shared_bytes_2d <= max_shared_bytes_per_block,
+                  "smemtile::device_stencil: this radius needs more shared memory per block than any GPU has");
+    const long long across = (in_extents[1] + Shape_::cols_2d - 1) / Shape_::cols_2d;
+    const long long tiles = across * ((in_extents[0] + Shape_::rows_2d - 1) / Shape_::rows_2d);
+    if (tiles > INT_MAX)
+      return detail::stencil_status(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
+    // TMA where the GPU and the array allow it, else cp.async.
+    const arch::TmaMapResult tma =
+        detail::stencil_device_has_tma()
+            ? arch::make_tma_map_2d(in.data_handle(), in_extents[0], in_extents[1], in_strides[0], in_strides[1],
+                                    static_cast<int>(sizeof(T)), Shape_::rows_2d + 2 * Radius,
+                                    Shape_::cols_2d + 2 * Shape_::halo_cols)
+            : arch::TmaMapResult{CUtensorMap{}, "no TMA", 0};
+    const auto kernel = tma ? detail::stencil_2d_kernel<Radius, Shape, T, Boundary, Op, true>
+                            : detail::stencil_2d_kernel<Radius, Shape, T, Boundary, Op, false>;
+    int per_multiprocessor = 0, multiprocessors = 0;
+    const LaunchStatus ready =
+        detail::prepare_stencil_kernel(kernel, Shape_::shared_bytes_2d, &per_multiprocessor, &multiprocessors);
+    if (!ready) return ready;
+    const long long resident = static_cast<long long>(per_multiprocessor) * multiprocessors;
+    kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), detail::stencil_threads,
+             static_cast<size_t>(Shape_::shared_bytes_2d), stream>>>(tma.map, source, target, boundary, op,
+                                                                    static_cast<int>(across), static_cast<int>(tiles));
   } else {
+    static_assert(Shape_::shared_bytes_3d <= max_shared_bytes_per_block,
+                  "smemtile::device_stencil: the 3D ring of planes for this radius and element size needs more "
+                  "shared memory per block than any GPU has (radius 4 and below fit for every element size)");
     const unsigned down = blocks(in_extents[1], Shape_::rows_3d);
     const unsigned chunks = blocks(in_extents[0], Shape_::planes_3d);
     if (down > 65535 || chunks > 65535)
       return detail::stencil_status(cudaErrorInvalidValue,
                                     "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
-    detail::stencil_3d_kernel<Radius, Shape, T><<<dim3(blocks(in_extents[2], Shape_::cols_3d), down, chunks), dim3(32, 8),
-                                                  0, stream>>>(source, target, boundary, op);
+    const arch::TmaMapResult tma =
+        detail::stencil_device_has_tma()
+            ? arch::make_tma_map_3d(in.data_handle(), in_extents[0], in_extents[1], in_extents[2], in_strides[0],
+                                    in_strides[1], in_strides[2], static_cast<int>(sizeof(T)),
+                                    Shape_::rows_3d + 2 * Radius, Shape_::cols_3d + 2 * Shape_::halo_cols)
+            : arch::TmaMapResult{CUtensorMap{}, "no TMA", 0};
+    const auto kernel = tma ? detail::stencil_3d_kernel<Radius, Shape, T, Boundary, Op, true>
+                            : detail::stencil_3d_kernel<Radius, Shape, T, Boundary, Op, false>;
+    int per_multiprocessor = 0, multiprocessors = 0;
+    const LaunchStatus ready =
+        detail::prepare_stencil_kernel(kernel, Shape_::shared_bytes_3d, &per_multiprocessor, &multiprocessors);
+    if (!ready) return ready;
+    kernel<<<dim3(blocks(in_extents[2], Shape_::cols_3d), down, chunks), detail::stencil_threads,
+             static_cast<size_t>(Shape_::shared_bytes_3d), stream>>>(tma.map, source, target, boundary, op);
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
