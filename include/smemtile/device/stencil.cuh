@@ -318,7 +318,9 @@ __global__ void __launch_bounds__(stencil_threads, 2)
     for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
       for (int i = 0; i < cols / 32; ++i) {
-        const Coord at{static_cast<int>(threadIdx.x) / 32 + 8 * j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+        // rows / 8 consecutive rows per thread (neighbouring points share their reads along y), columns
+        // 32 apart (a warp reads and writes whole rows).
+        const Coord at{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
         const Coord g = origin + at;
         if (g.row < out_rows && g.col < out_cols)
           element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
@@ -332,6 +334,25 @@ __global__ void __launch_bounds__(stencil_threads, 2)
     ahead = ahead == slots - 1 ? 0 : ahead + 1;
   }
 }
+
+// The neighbourhood of a point of a 3D star stencil whose values along z are in registers:
+// column[Radius + dz] is the point's value in plane z + dz; the neighbours along x and y (and only
+// those: a star reads the axes) come from plane z in shared memory.
+template <int Radius, class T, class Layout>
+struct StarColumnNeighborhood {
+  TileRef<T, Layout> plane;  // plane z
+  const T* column;           // the point's 2 Radius + 1 values along z
+  Coord at;                  // the point, in the plane's interior coordinates
+
+  SMEMTILE_DEVICE T center() const { return column[Radius]; }
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, dz, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
+                   Radius);
+    if (dz != 0 || (dy == 0 && dx == 0)) return column[Radius + dz];
+    return plane(at.row + dy, at.col + dx);
+  }
+};
 
 // 3D: block (x, y, z) computes the xy tile (y, x) of planes z * planes_3d ... (a chunk), sweeping
 // along z through a ring of 2 Radius + 2 + stages_3d planes: plane k of the sweep (z = first - Radius
@@ -391,6 +412,9 @@ __global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
     if (k < planes) start(k);
     else if constexpr (!UseTma) async_copy_commit();
   }
+  // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz.
+  T column[Shape == StencilShape::star ? rows / 8 : 1][Shape == StencilShape::star ? cols / 32 : 1][2 * Radius + 1];
+  (void)column;
   for (int z = z_first; z < z_last; ++z) {
     const int k = z - z_first;  // sweep plane k is z - Radius; k + 2 Radius is z + Radius
     if (k + 2 * Radius + stages < planes) start(k + 2 * Radius + stages);
@@ -405,18 +429,56 @@ __global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
     bool wrote = false;
     for (int p = first_new; p <= k + 2 * Radius; ++p) wrote |= write_policy(p);
     if (wrote) __syncthreads();
-    Neighborhood3D<Radius, Shape, T, Layout> n{reinterpret_cast<T*>(ring.base), Layout{}, {}, Coord{0, 0}};
+    // Each thread's points: rows_3d / 8 consecutive rows (neighbouring points share their reads
+    // along y) by cols_3d / 32 columns 32 apart (a warp reads and writes whole rows).
+    const auto point = [](int j, int i) {
+      return Coord{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+    };
+    constexpr int slot_elems = TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T));
+    if constexpr (Shape == StencilShape::star) {
+      // Star: the values along z come from registers, one new plane read per step.
+      if (z == z_first) {
 #pragma unroll
-    for (int dz = 0; dz <= 2 * Radius; ++dz)
-      n.plane_offset[dz] = (k + dz) % slots * (TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T)));
+        for (int dz = 0; dz <= 2 * Radius; ++dz) {
+          const TileRef<T, Layout> p = ring[(k + dz) % slots];
 #pragma unroll
-    for (int j = 0; j < rows / 8; ++j)
+          for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
-      for (int i = 0; i < cols / 32; ++i) {
-        n.at = Coord{static_cast<int>(threadIdx.x) / 32 + 8 * j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
-        const Coord g = origin + n.at;
-        if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+            for (int i = 0; i < cols / 32; ++i) column[j][i][dz] = p(point(j, i).row, point(j, i).col);
+        }
+      } else {
+        const TileRef<T, Layout> p = ring[(k + 2 * Radius) % slots];
+#pragma unroll
+        for (int j = 0; j < rows / 8; ++j)
+#pragma unroll
+          for (int i = 0; i < cols / 32; ++i) {
+#pragma unroll
+            for (int dz = 0; dz < 2 * Radius; ++dz) column[j][i][dz] = column[j][i][dz + 1];
+            column[j][i][2 * Radius] = p(point(j, i).row, point(j, i).col);
+          }
       }
+      const TileRef<T, Layout> centre = ring[(k + Radius) % slots];
+#pragma unroll
+      for (int j = 0; j < rows / 8; ++j)
+#pragma unroll
+        for (int i = 0; i < cols / 32; ++i) {
+          const StarColumnNeighborhood<Radius, T, Layout> n{centre, column[j][i], point(j, i)};
+          const Coord g = origin + point(j, i);
+          if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+        }
+    } else {
+      Neighborhood3D<Radius, Shape, T, Layout> n{reinterpret_cast<T*>(ring.base), Layout{}, {}, Coord{0, 0}};
+#pragma unroll
+      for (int dz = 0; dz <= 2 * Radius; ++dz) n.plane_offset[dz] = (k + dz) % slots * slot_elems;
+#pragma unroll
+      for (int j = 0; j < rows / 8; ++j)
+#pragma unroll
+        for (int i = 0; i < cols / 32; ++i) {
+          n.at = point(j, i);
+          const Coord g = origin + n.at;
+          if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+        }
+    }
   }
 }
 
