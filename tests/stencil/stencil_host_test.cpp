@@ -178,6 +178,9 @@ void check_tile_shape() {
   CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) < static_cast<long long>(E) * Plane::storage_size() + 128);
   CHECK(S::ring_3d == 2 * R + 2 + S::stages_3d);
   CHECK(S::ring_2d == S::stages_2d + 2);
+  CHECK(S::ring_3d_star == R + 2 + S::stages_3d_star);
+  CHECK(S::shared_bytes_3d_star <= S::shared_bytes_3d + S::slot_bytes(S::rows_3d, S::cols_3d));
+  if (R <= 4) CHECK(S::shared_bytes_3d_star <= smemtile::max_shared_bytes_per_block);
   if (R <= 4) CHECK(S::shared_bytes_3d <= smemtile::max_shared_bytes_per_block);
   CHECK(S::shared_bytes_2d <= smemtile::max_shared_bytes_per_block);
   // A TMA box row is at most 256 elements and a multiple of 16 bytes.

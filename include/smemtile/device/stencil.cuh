@@ -80,16 +80,24 @@ struct StencilTileShape {
   static constexpr int stages_3d = 2;
   /// Tiles in the 2D ring: the one computed, those loading, and one being released.
   static constexpr int ring_2d = stages_2d + 2;
-  /// Planes in the 3D ring.
+  /// Planes in the 3D ring of a box stencil: the 2 Radius + 1 read, stages_3d loading, one released.
   static constexpr int ring_3d = 2 * Radius + 2 + stages_3d;
+  /// 3D star stencils keep the values along z in registers and read only the centre plane and the
+  /// newest one from shared memory, so more planes load ahead in a smaller ring.
+  static constexpr int stages_3d_star = stages_3d + 1;
+  /// Planes in the 3D ring of a star stencil: Radius + 1 from the centre to the newest, the stages,
+  /// one released.
+  static constexpr int ring_3d_star = Radius + 2 + stages_3d_star;
   /// Bytes of one ring slot: a tile with its halo, rounded up to 128 bytes (TMA's alignment).
   static constexpr long long slot_bytes(int rows, int cols) {
     return (static_cast<long long>(rows + 2 * Radius) * (cols + 2 * halo_cols) * ElemBytes + 127) / 128 * 128;
   }
   /// Dynamic shared memory of a 2D block (128 more for aligning the ring).
   static constexpr long long shared_bytes_2d = ring_2d * slot_bytes(rows_2d, cols_2d) + 128;
-  /// Dynamic shared memory of a 3D block.
+  /// Dynamic shared memory of a 3D block (box stencils).
   static constexpr long long shared_bytes_3d = ring_3d * slot_bytes(rows_3d, cols_3d) + 128;
+  /// Dynamic shared memory of a 3D block (star stencils).
+  static constexpr long long shared_bytes_3d_star = ring_3d_star * slot_bytes(rows_3d, cols_3d) + 128;
 };
 
 /// The most shared memory one block can have on any GPU smemtile targets (sm_90: 227 KB).
@@ -355,14 +363,23 @@ struct StarColumnNeighborhood {
 };
 
 // 3D: block (x, y, z) computes the xy tile (y, x) of planes z * planes_3d ... (a chunk), sweeping
-// along z through a ring of 2 Radius + 2 + stages_3d planes: plane k of the sweep (z = first - Radius
-// + k) lives in slot k % ring; while the 2 Radius + 1 planes around z are read, stages_3d more load.
+// along z through a ring of planes in shared memory: sweep plane k (z = first - Radius + k) lives in
+// slot k % ring and is loaded `ahead` steps before it is needed. Step k waits for plane k; from
+// k = 2 Radius on it computes plane z = first + k - 2 Radius. A box stencil reads planes k - 2 Radius
+// ... k; a star keeps each point's values along z in registers (plane k's pushed in at step k) and
+// reads only the centre plane k - Radius, so its ring is shorter. The slot a step loads into was
+// last read two steps before (one barrier per step).
+// Blocks per multiprocessor asked of the register allocator: the cp.async path's copies need more
+// registers (fewer blocks) to run without spilling.
 template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma>
-__global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
+__global__ void __launch_bounds__(stencil_threads, !UseTma ? 2 : Radius <= 2 ? 4 : Shape == StencilShape::star ? 3 : 2)
     stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
                       Boundary boundary, Op op) {
   using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
-  constexpr int rows = Shape_::rows_3d, cols = Shape_::cols_3d, stages = Shape_::stages_3d, slots = Shape_::ring_3d;
+  constexpr bool star = Shape == StencilShape::star;
+  constexpr int rows = Shape_::rows_3d, cols = Shape_::cols_3d;
+  constexpr int ahead = star ? Shape_::stages_3d_star : Shape_::stages_3d;
+  constexpr int slots = star ? Shape_::ring_3d_star : Shape_::ring_3d;
   using Layout = HaloLayout<rows, cols, Radius, Shape_::halo_cols>;
   const TileRing<T, Layout> ring{aligned_dynamic_shared()};
   __shared__ unsigned long long landed[slots];
@@ -408,56 +425,37 @@ __global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
     (void)k;
     return false;
   };
-  for (int k = 0; k < 2 * Radius + stages; ++k) {
+  for (int k = 0; k < ahead; ++k) {
     if (k < planes) start(k);
-    else if constexpr (!UseTma) async_copy_commit();
+    else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
   }
+  // Each thread's points: rows_3d / 8 consecutive rows (neighbouring points share their reads along
+  // y) by cols_3d / 32 columns 32 apart (a warp reads and writes whole rows).
+  const auto point = [](int j, int i) {
+    return Coord{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+  };
   // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz.
-  T column[Shape == StencilShape::star ? rows / 8 : 1][Shape == StencilShape::star ? cols / 32 : 1][2 * Radius + 1];
-  (void)column;
-  for (int z = z_first; z < z_last; ++z) {
-    const int k = z - z_first;  // sweep plane k is z - Radius; k + 2 Radius is z + Radius
-    if (k + 2 * Radius + stages < planes) start(k + 2 * Radius + stages);
+  T column[star ? rows / 8 : 1][star ? cols / 32 : 1][2 * Radius + 1] = {};
+  for (int k = 0; k < planes; ++k) {
+    if (k + ahead < planes) start(k + ahead);
     else if constexpr (!UseTma) async_copy_commit();
-    const int first_new = z == z_first ? 0 : k + 2 * Radius;  // planes landing for this step
-    if constexpr (UseTma) {
-      for (int p = first_new; p <= k + 2 * Radius; ++p) wait_tma_slot(landed[p % slots], (p / slots) & 1u);
-    } else {
-      async_copy_wait<stages>();
-    }
+    if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
+    else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
     __syncthreads();
-    bool wrote = false;
-    for (int p = first_new; p <= k + 2 * Radius; ++p) wrote |= write_policy(p);
-    if (wrote) __syncthreads();
-    // Each thread's points: rows_3d / 8 consecutive rows (neighbouring points share their reads
-    // along y) by cols_3d / 32 columns 32 apart (a warp reads and writes whole rows).
-    const auto point = [](int j, int i) {
-      return Coord{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
-    };
-    constexpr int slot_elems = TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T));
-    if constexpr (Shape == StencilShape::star) {
-      // Star: the values along z come from registers, one new plane read per step.
-      if (z == z_first) {
+    if (write_policy(k)) __syncthreads();
+    const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
+    if constexpr (star) {
+      const TileRef<T, Layout> newest = ring[k % slots];
 #pragma unroll
-        for (int dz = 0; dz <= 2 * Radius; ++dz) {
-          const TileRef<T, Layout> p = ring[(k + dz) % slots];
+      for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
-          for (int j = 0; j < rows / 8; ++j)
+        for (int i = 0; i < cols / 32; ++i) {
 #pragma unroll
-            for (int i = 0; i < cols / 32; ++i) column[j][i][dz] = p(point(j, i).row, point(j, i).col);
+          for (int dz = 0; dz < 2 * Radius; ++dz) column[j][i][dz] = column[j][i][dz + 1];
+          column[j][i][2 * Radius] = newest(point(j, i).row, point(j, i).col);
         }
-      } else {
-        const TileRef<T, Layout> p = ring[(k + 2 * Radius) % slots];
-#pragma unroll
-        for (int j = 0; j < rows / 8; ++j)
-#pragma unroll
-          for (int i = 0; i < cols / 32; ++i) {
-#pragma unroll
-            for (int dz = 0; dz < 2 * Radius; ++dz) column[j][i][dz] = column[j][i][dz + 1];
-            column[j][i][2 * Radius] = p(point(j, i).row, point(j, i).col);
-          }
-      }
-      const TileRef<T, Layout> centre = ring[(k + Radius) % slots];
+      if (k < 2 * Radius) continue;
+      const TileRef<T, Layout> centre = ring[(k - Radius) % slots];
 #pragma unroll
       for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
@@ -467,9 +465,11 @@ __global__ void __launch_bounds__(stencil_threads, Radius <= 2 ? 4 : 2)
           if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
         }
     } else {
+      if (k < 2 * Radius) continue;
+      constexpr int slot_elems = TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T));
       Neighborhood3D<Radius, Shape, T, Layout> n{reinterpret_cast<T*>(ring.base), Layout{}, {}, Coord{0, 0}};
 #pragma unroll
-      for (int dz = 0; dz <= 2 * Radius; ++dz) n.plane_offset[dz] = (k + dz) % slots * slot_elems;
+      for (int dz = 0; dz <= 2 * Radius; ++dz) n.plane_offset[dz] = (k - 2 * Radius + dz) % slots * slot_elems;
 #pragma unroll
       for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
@@ -588,7 +588,9 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
              static_cast<size_t>(Shape_::shared_bytes_2d), stream>>>(tma.map, source, target, boundary, op,
                                                                     static_cast<int>(across), static_cast<int>(tiles));
   } else {
-    static_assert(Shape_::shared_bytes_3d <= max_shared_bytes_per_block,
+    constexpr long long shared_3d =
+        Shape == StencilShape::star ? Shape_::shared_bytes_3d_star : Shape_::shared_bytes_3d;
+    static_assert(shared_3d <= max_shared_bytes_per_block,
                   "smemtile::device_stencil: the 3D ring of planes for this radius and element size needs more "
                   "shared memory per block than any GPU has (radius 4 and below fit for every element size)");
     const unsigned down = blocks(in_extents[1], Shape_::rows_3d);
@@ -606,10 +608,10 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
                             : detail::stencil_3d_kernel<Radius, Shape, T, Boundary, Op, false>;
     int per_multiprocessor = 0, multiprocessors = 0;
     const LaunchStatus ready =
-        detail::prepare_stencil_kernel(kernel, Shape_::shared_bytes_3d, &per_multiprocessor, &multiprocessors);
+        detail::prepare_stencil_kernel(kernel, shared_3d, &per_multiprocessor, &multiprocessors);
     if (!ready) return ready;
     kernel<<<dim3(blocks(in_extents[2], Shape_::cols_3d), down, chunks), detail::stencil_threads,
-             static_cast<size_t>(Shape_::shared_bytes_3d), stream>>>(tma.map, source, target, boundary, op);
+             static_cast<size_t>(shared_3d), stream>>>(tma.map, source, target, boundary, op);
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
