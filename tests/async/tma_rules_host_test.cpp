@@ -102,3 +102,25 @@ TEST_CASE("TmaTile is a dense, 128-byte aligned StaticTile", "[tma]") {
   STATIC_REQUIRE(alignof(Small) == 128);
   STATIC_REQUIRE(sizeof(Small) == 128);  // sizeof is a multiple of alignof: C++ rounds it up
 }
+
+// 3D maps (device_stencil's planes): the 2D rules for each plane, plus the plane pitch's.
+TEST_CASE("tma_map_error_3d adds the plane pitch's rules to the 2D ones", "[tma]") {
+  using smemtile::arch::tma_map_error_3d;
+  // 512^3 floats, dense: planes of 512 x 512, boxes of 18 x 72 (a 16 x 64 plane tile with its halo).
+  CHECK(tma_map_error_3d(good, 512, 512, 512, 512 * 512, 512, 1, 4, 18, 72) == nullptr);
+  // Padded planes (slice gaps) are fine when the plane pitch is a multiple of 16 bytes.
+  CHECK(tma_map_error_3d(good, 7, 9, 40, 9 * 40 + 4, 40, 1, 4, 24, 72) == nullptr);
+  // A plane pitch of 1096 bytes (274 floats): not a multiple of 16.
+  const char* odd = tma_map_error_3d(good, 6, 4, 27, 274, 64, 1, 4, 24, 72);
+  REQUIRE(odd != nullptr);
+  CHECK(mentions(odd, "plane pitch"));
+  // The same pitch in doubles is 2192 bytes: accepted.
+  CHECK(tma_map_error_3d(good, 6, 4, 27, 274, 64, 1, 8, 24, 40) == nullptr);
+  // Overlapping planes, no planes, and a 2D rule (the row pitch) all refuse.
+  CHECK(tma_map_error_3d(good, 6, 4, 27, 64, 64, 1, 4, 24, 72) != nullptr);
+  CHECK(tma_map_error_3d(good, 0, 4, 27, 256, 64, 1, 4, 24, 72) != nullptr);
+  const char* row = tma_map_error_3d(good, 6, 4, 27, 256, 63, 1, 4, 24, 72);
+  REQUIRE(row != nullptr);
+  CHECK(mentions(row, "pitch"));
+  static_assert(tma_map_error_3d(good, 1, 1, 1, 4, 4, 1, 4, 1, 4) == nullptr, "a 1 x 1 x 1 volume");
+}
