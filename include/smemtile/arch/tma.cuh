@@ -120,6 +120,26 @@ inline CUtensorMapDataType tma_data_type(int elem_bytes) {
     default: return CU_TENSOR_MAP_DATA_TYPE_UINT64;  // 8, and 16 as two 8-byte elements
   }
 }
+
+// cuTensorMapEncodeTiled into result.map for `rank` dimensions (x first): element strides of 1, no
+// swizzle, zeros outside the array. Sets result.error when the driver is missing or refuses.
+inline void encode_tiled(TmaMapResult& result, const void* data, int elem_bytes, cuuint32_t rank,
+                         const cuuint64_t* global_dim, const cuuint64_t* global_strides, const cuuint32_t* box_dim) {
+  const PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled_entry_point();
+  if (encode == nullptr) {
+    result.error = "cuTensorMapEncodeTiled is not available (no CUDA driver, or one older than 12.0)";
+    return;
+  }
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult status =
+      encode(&result.map, tma_data_type(elem_bytes), rank, const_cast<void*>(data), global_dim, global_strides,
+             box_dim, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (status != CUDA_SUCCESS) {
+    result.error = "cuTensorMapEncodeTiled refused the arguments (see driver_status)";
+    result.driver_status = static_cast<int>(status);
+  }
+}
 }  // namespace detail
 
 /// Makes (on the host) a tensor map for 2D TMA loads of box_rows x box_cols boxes from the array at
@@ -133,24 +153,11 @@ inline TmaMapResult make_tma_map_2d(const void* data, long long rows, long long 
   result.error = tma_map_error(reinterpret_cast<unsigned long long>(data), rows, cols, pitch, col_stride, elem_bytes,
                                box_rows, box_cols);
   if (result.error != nullptr) return result;
-  const PFN_cuTensorMapEncodeTiled_v12000 encode = detail::encode_tiled_entry_point();
-  if (encode == nullptr) {
-    result.error = "cuTensorMapEncodeTiled is not available (no CUDA driver, or one older than 12.0)";
-    return result;
-  }
   const int factor = tma_elements_per_element(elem_bytes);
   const cuuint64_t global_dim[2] = {static_cast<cuuint64_t>(cols * factor), static_cast<cuuint64_t>(rows)};
   const cuuint64_t global_strides[1] = {static_cast<cuuint64_t>(pitch * elem_bytes)};
   const cuuint32_t box_dim[2] = {static_cast<cuuint32_t>(box_cols * factor), static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult status =
-      encode(&result.map, detail::tma_data_type(elem_bytes), 2, const_cast<void*>(data), global_dim, global_strides,
-             box_dim, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (status != CUDA_SUCCESS) {
-    result.error = "cuTensorMapEncodeTiled refused the arguments (see driver_status)";
-    result.driver_status = static_cast<int>(status);
-  }
+  detail::encode_tiled(result, data, elem_bytes, 2, global_dim, global_strides, box_dim);
   return result;
 }
 
@@ -164,26 +171,13 @@ inline TmaMapResult make_tma_map_3d(const void* data, long long depth, long long
   result.error = tma_map_error_3d(reinterpret_cast<unsigned long long>(data), depth, rows, cols, plane_pitch, pitch,
                                   col_stride, elem_bytes, box_rows, box_cols);
   if (result.error != nullptr) return result;
-  const PFN_cuTensorMapEncodeTiled_v12000 encode = detail::encode_tiled_entry_point();
-  if (encode == nullptr) {
-    result.error = "cuTensorMapEncodeTiled is not available (no CUDA driver, or one older than 12.0)";
-    return result;
-  }
   const int factor = tma_elements_per_element(elem_bytes);
   const cuuint64_t global_dim[3] = {static_cast<cuuint64_t>(cols * factor), static_cast<cuuint64_t>(rows),
                                     static_cast<cuuint64_t>(depth)};
   const cuuint64_t global_strides[2] = {static_cast<cuuint64_t>(pitch * elem_bytes),
                                         static_cast<cuuint64_t>(plane_pitch * elem_bytes)};
   const cuuint32_t box_dim[3] = {static_cast<cuuint32_t>(box_cols * factor), static_cast<cuuint32_t>(box_rows), 1};
-  const cuuint32_t element_strides[3] = {1, 1, 1};
-  const CUresult status =
-      encode(&result.map, detail::tma_data_type(elem_bytes), 3, const_cast<void*>(data), global_dim, global_strides,
-             box_dim, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-             CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (status != CUDA_SUCCESS) {
-    result.error = "cuTensorMapEncodeTiled refused the arguments (see driver_status)";
-    result.driver_status = static_cast<int>(status);
-  }
+  detail::encode_tiled(result, data, elem_bytes, 3, global_dim, global_strides, box_dim);
   return result;
 }
 
