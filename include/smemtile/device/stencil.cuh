@@ -49,7 +49,7 @@
 #include "../core/halo_layout.cuh"    // HaloLayout
 #include "../core/static_tile.cuh"    // StaticHaloTile1D
 #include "../core/tile_ref.cuh"       // TileRef
-#include "../core/thread_map.cuh"     // block_tile_origin
+#include "../core/thread_map.cuh"     // block_tile_origin_1d
 #include "launch.cuh"                 // LaunchStatus
 
 namespace smemtile {
@@ -139,8 +139,8 @@ SMEMTILE_HOST_DEVICE constexpr const char* stencil_argument_error(int rank, cons
 
 namespace detail {
 
-inline constexpr int stencil_threads = 256;  // 32 x 8
-// At least 4 blocks per multiprocessor (<= 64 registers per thread): the edge paths of the copies
+inline constexpr int stencil_threads = 256;  // every stencil block: 256 threads along x
+// 1D: at least 4 blocks per multiprocessor (<= 64 registers per thread): the edge paths of the copies
 // would otherwise set the whole kernel's register count.
 inline constexpr int stencil_min_blocks = 4;
 using StencilBlock = FixedThreadBlock<stencil_threads>;
