@@ -9,6 +9,7 @@
 //    and why.
 #include <smemtile/smemtile.cuh>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -212,6 +213,21 @@ static_assert(smemtile::copy_conflict_free(ShapeLayout<1>{}, 1) && smemtile::cop
                   smemtile::copy_conflict_free(ShapeLayout<16>{}, 16),
               "the copies into device_transpose's tiles");
 
+// The padded tiles device_transpose uses where the output's rows cannot take 16-byte stores: the
+// load walks their rows, the store walks their columns (the transposed view), both conflict-free.
+template <int E>
+using ElementLayout = smemtile::PaddedLayout<smemtile::TransposeElementTileShape<E>::rows,
+                                             smemtile::TransposeElementTileShape<E>::cols,
+                                             smemtile::TransposeElementTileShape<E>::pad>;
+template <int E>
+constexpr bool element_tile_conflict_free() {
+  return smemtile::copy_conflict_free(ElementLayout<E>{}, E) &&
+         smemtile::copy_conflict_free(smemtile::transposed_layout(ElementLayout<E>{}), E);
+}
+static_assert(element_tile_conflict_free<1>() && element_tile_conflict_free<2>() && element_tile_conflict_free<4>() &&
+                  element_tile_conflict_free<8>() && element_tile_conflict_free<16>(),
+              "the padded tiles of device_transpose's element path");
+
 }  // namespace
 
 // ---- TransposeLayout ------------------------------------------------------------------------------
@@ -227,6 +243,43 @@ TEST_CASE("TransposeTileShape: the documented tile per element size", "[transpos
   CHECK(smemtile::TransposeTileShape<8>::cols == 32);
   CHECK(smemtile::TransposeTileShape<16>::rows == 32);
   CHECK(smemtile::TransposeTileShape<16>::cols == 32);
+}
+
+TEST_CASE("TransposeElementTileShape: padding breaks the column walk's bank pattern, unpadded would conflict",
+          "[transpose][layout]") {
+  // Without the pad every row starts on bank 0 and a warp reading a column hits one bank (or a few).
+  CHECK(smemtile::copy_bank_cost(smemtile::transposed_layout(smemtile::PaddedLayout<64, 64, 0>{}), 4, 4).conflicts > 0);
+  CHECK(smemtile::copy_bank_cost(smemtile::transposed_layout(ElementLayout<4>{}), 4, 4).conflicts == 0);
+  CHECK(smemtile::copy_bank_cost(smemtile::transposed_layout(smemtile::PaddedLayout<64, 128, 0>{}), 1, 1).conflicts > 0);
+  CHECK(smemtile::copy_bank_cost(smemtile::transposed_layout(ElementLayout<1>{}), 1, 1).conflicts == 0);
+}
+
+TEST_CASE("grouped_tile: every tile of the grid exactly once, group_rows tile rows at a time, down first",
+          "[transpose][arguments]") {
+  for (int down : {1, 2, 5, 64, 65, 130})
+    for (int across : {1, 3, 64, 129})
+      for (int group : {1, 8, 64}) {
+        INFO(down << " x " << across << " tiles, groups of " << group << " rows");
+        std::vector<int> seen(static_cast<std::size_t>(down * across), 0);
+        for (int t = 0; t < down * across; ++t) {
+          const smemtile::Coord c = smemtile::detail::grouped_tile(t, down, across, group);
+          REQUIRE(c.row >= 0);
+          REQUIRE(c.row < down);
+          REQUIRE(c.col >= 0);
+          REQUIRE(c.col < across);
+          ++seen[static_cast<std::size_t>(c.row * across + c.col)];
+          const int first_row = t / (group * across) * group;
+          const int rows_here = std::min(group, down - first_row);
+          CHECK(c.row >= first_row);  // the group's band of tile rows
+          CHECK(c.row < first_row + rows_here);
+          if ((t - first_row * across) % rows_here != 0) {  // not the top of a column: one row below the last
+            const smemtile::Coord before = smemtile::detail::grouped_tile(t - 1, down, across, group);
+            CHECK(before.col == c.col);
+            CHECK(before.row + 1 == c.row);
+          }
+        }
+        for (int n : seen) REQUIRE(n == 1);
+      }
 }
 
 TEST_CASE("TransposeLayout 1-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",

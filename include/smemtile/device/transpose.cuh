@@ -10,10 +10,13 @@
 // and `out` must not overlap. Asynchronous on `stream`: the status covers the arguments and the
 // launch, not the kernel's completion.
 //
-// Each block stages a tile through shared memory: a copy_global_to_tile in 16-byte chunks into a
-// TransposeTile, then copy_tile_to_global_transposed in V x V register blocks (block/transpose.cuh).
-// The tile per element size is chosen so that both sides are conflict-free (checked at compile
-// time) and each of the 256 threads has 4 or more 16-byte loads in flight.
+// Each block transposes one tile through shared memory. Where the output's rows allow 16-byte
+// stores (pointer, pitch and batch stride multiples of 16 bytes), the tile is a TransposeTile: loaded
+// in 16-byte chunks where the input allows (element by element otherwise) and stored by
+// copy_tile_to_global_transposed in register blocks of 16-byte columns (block/transpose.cuh). Where
+// it does not, the tile is padded and both sides move element by element, coalesced: a warp's
+// stores then cover consecutive elements of one output row rather than every fourth. Both tiles
+// are conflict-free for their accesses (checked at compile time).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,7 +30,7 @@
 #include "../block/transpose.cuh"           // copy_tile_to_global_transposed
 #include "../core/conflict_free_tiles.cuh"  // TransposeTile
 #include "../core/global_view.cuh"          // make_global_matrix
-#include "../core/thread_map.cuh"           // block_tile_origin
+#include "../core/static_tile.cuh"          // StaticTile (the padded tile)
 #include "launch.cuh"                       // LaunchStatus
 
 namespace smemtile {
@@ -109,18 +112,32 @@ template <> struct TransposeTileShape<16> {
   static constexpr int cols = 32;  ///< tile columns
 };
 
+/// The padded tile device_transpose uses where the output's rows cannot take 16-byte stores (odd
+/// pitches, say): rows x cols elements of ElemBytes bytes plus `pad` unused elements after each
+/// row, so that a warp walking a row or a column touches every bank once. Measured on an H200 at
+/// 8191 x 8193 against other tiles of 32 to 128 rows and columns: these were the fastest.
+template <int ElemBytes>
+struct TransposeElementTileShape {
+  static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
+                "smemtile::TransposeElementTileShape: elements of 1, 2, 4, 8 or 16 bytes");
+  static constexpr int rows = ElemBytes >= 16 ? 32 : 64;                    ///< tile rows
+  static constexpr int cols = ElemBytes == 1 ? 128 : ElemBytes >= 8 ? 32 : 64;  ///< tile columns
+  /// Padding after each row: one 4-byte word for 1- and 2-byte elements, one element otherwise.
+  static constexpr int pad = ElemBytes >= 4 ? 1 : 4 / ElemBytes;
+};
+
 namespace detail {
 
 // Where the t-th tile of a tiles_down x tiles_across grid goes when tiles are taken `group_rows`
 // tile rows at a time, down the group first: the blocks running at once then cover a band of
 // nearby rows of `in` and of `out` both, instead of whole input rows and scattered output rows
 // (the ordering GPU matrix kernels use for L2 and DRAM locality).
-SMEMTILE_HOST_DEVICE constexpr Coord grouped_tile(long long t, int tiles_down, int tiles_across, int group_rows) {
-  const long long per_group = static_cast<long long>(group_rows) * tiles_across;
-  const int group = static_cast<int>(t / per_group);
+SMEMTILE_HOST_DEVICE constexpr Coord grouped_tile(int t, int tiles_down, int tiles_across, int group_rows) {
+  const int per_group = group_rows * tiles_across;
+  const int group = t / per_group;
   const int first_row = group * group_rows;
   const int rows_here = tiles_down - first_row < group_rows ? tiles_down - first_row : group_rows;
-  const int within = static_cast<int>(t - group * per_group);
+  const int within = t - group * per_group;
   return Coord{first_row + within % rows_here, within / rows_here};
 }
 
@@ -145,26 +162,26 @@ struct alignas(Align) ElementBits {
   AlignedWord<(Align < Size ? Align : Size)> words[Size / sizeof(AlignedWord<(Align < Size ? Align : Size)>)];
 };
 
-template <class Bits>
+// One tile per block: blockIdx.x is the tile (grouped_tile's order), blockIdx.y + blockIdx.z *
+// gridDim.y the matrix of the batch. No loop: a loop around the tile let the compiler hoist the
+// tile's shared addresses out of it and spill them (measured: 76% of cudaMemcpy for bytes at
+// 8192 x 8192 against 93% without the loop, on an H200).
+template <class Tile, class Bits>
 __global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
     transpose_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
                      long long stride_in, long long stride_out, int tiles_down, int tiles_across, int group_rows) {
-  using Shape = TransposeTileShape<static_cast<int>(sizeof(Bits))>;
   using Block = FixedThreadBlock<transpose_threads>;
-  __shared__ TransposeTile<Bits, Shape::rows, Shape::cols> tile;
-  const long long tiles = static_cast<long long>(tiles_down) * tiles_across;
-  for (int z = static_cast<int>(blockIdx.y); z < batch; z += static_cast<int>(gridDim.y)) {
-    const auto source = make_global_matrix(in + z * stride_in, rows, cols, ld_in);
-    const auto target = make_global_matrix(out + z * stride_out, cols, rows, ld_out);
-    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
-      const Coord tile_at = grouped_tile(t, tiles_down, tiles_across, group_rows);
-      const Coord origin{tile_at.row * Shape::rows, tile_at.col * Shape::cols};
-      copy_global_to_tile(source, origin, tile, boundary::Zero{}, Block{});
-      __syncthreads();
-      copy_tile_to_global_transposed(tile, target, origin.transposed(), Block{});
-      __syncthreads();  // the next tile reuses the shared memory
-    }
-  }
+  __shared__ Tile tile;
+  const long long matrix = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
+  if (matrix >= batch) return;
+  const auto source = make_global_matrix(in + matrix * stride_in, rows, cols, ld_in);
+  const auto target = make_global_matrix(out + matrix * stride_out, cols, rows, ld_out);
+  const Coord tile_at = grouped_tile(static_cast<int>(blockIdx.x), tiles_down, tiles_across, group_rows);
+  constexpr auto layout = Tile::layout();
+  const Coord origin{tile_at.row * layout.rows(), tile_at.col * layout.cols()};
+  copy_global_to_tile(source, origin, tile, boundary::Zero{}, Block{});
+  __syncthreads();
+  copy_tile_to_global_transposed(tile, target, origin.transposed(), Block{});
 }
 
 // Tile rows per group (grouped_tile). On an H200 the choice moved large transposes by at most
@@ -172,6 +189,32 @@ __global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
 // cp.async double-buffered variant of this kernel was measured too and lost: 85-91% of cudaMemcpy
 // against 95-96% for 4- and 8-byte elements at 8192 x 8192.)
 inline constexpr int transpose_group_rows = 64;
+
+// Whether every row of every matrix of `p` (pitch `ld`, batch stride `stride`, in elements of
+// `elem_bytes`) starts on a 16-byte boundary.
+inline bool rows_16_byte_aligned(const void* p, long long ld, long long stride, int batch, int elem_bytes) {
+  return reinterpret_cast<unsigned long long>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0 &&
+         (batch <= 1 || (stride * elem_bytes) % 16 == 0);
+}
+
+// Launches transpose_kernel with Tile: one block per tile and matrix.
+template <class Tile, class Bits>
+cudaError_t launch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                             long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr auto layout = Tile::layout();
+  const int tiles_across = (cols + layout.cols() - 1) / layout.cols();
+  const int tiles_down = (rows + layout.rows() - 1) / layout.rows();
+  const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
+  if (tiles > INT_MAX) return cudaErrorInvalidConfiguration;
+  constexpr int max_grid_y = 65535;
+  const int grid_y = batch < max_grid_y ? batch : max_grid_y;
+  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(grid_y),
+                  static_cast<unsigned>((batch + grid_y - 1) / grid_y));
+  transpose_kernel<Tile><<<grid, transpose_threads, 0, stream>>>(in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                                 stride_out, tiles_down, tiles_across,
+                                                                 transpose_group_rows);
+  return cudaGetLastError();
+}
 
 inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
   LaunchStatus status;
@@ -200,17 +243,22 @@ LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in
     return detail::transpose_status(cudaErrorInvalidValue, std::string("smemtile::device_transpose: ") + why);
   if (rows == 0 || cols == 0 || batch == 0) return LaunchStatus{};
 
-  using Bits = detail::ElementBits<static_cast<int>(sizeof(T)), static_cast<int>(alignof(T))>;
-  using Shape = TransposeTileShape<static_cast<int>(sizeof(T))>;
-  const int tiles_across = (cols + Shape::cols - 1) / Shape::cols;
-  const int tiles_down = (rows + Shape::rows - 1) / Shape::rows;
-  const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
-  const dim3 grid(static_cast<unsigned>(tiles < 2147483647LL ? tiles : 2147483647LL),
-                  static_cast<unsigned>(batch < 65535 ? batch : 65535));
-  detail::transpose_kernel<Bits><<<grid, detail::transpose_threads, 0, stream>>>(
-      reinterpret_cast<const Bits*>(in), reinterpret_cast<Bits*>(out), rows, cols, ld_in, ld_out, batch, stride_in,
-      stride_out, tiles_down, tiles_across, detail::transpose_group_rows);
-  const cudaError_t error = cudaGetLastError();
+  constexpr int E = static_cast<int>(sizeof(T));
+  using Bits = detail::ElementBits<E, static_cast<int>(alignof(T))>;
+  const Bits* in_bits = reinterpret_cast<const Bits*>(in);
+  Bits* out_bits = reinterpret_cast<Bits*>(out);
+  // The output's alignment picks the tile: register blocks need 16-byte stores to pay off.
+  using VectorTile = TransposeTile<Bits, TransposeTileShape<E>::rows, TransposeTileShape<E>::cols>;
+  using ElementShape = TransposeElementTileShape<E>;
+  using ElementTile = StaticTile<Bits, ElementShape::rows, ElementShape::cols, ElementShape::pad>;
+  const cudaError_t error =
+      detail::rows_16_byte_aligned(out, ld_out, stride_out, batch, E)
+          ? detail::launch_transpose<VectorTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                 stride_out, stream)
+          : detail::launch_transpose<ElementTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                  stride_out, stream);
+  if (error == cudaErrorInvalidConfiguration)
+    return detail::transpose_status(error, "smemtile::device_transpose: the matrix has more tiles than a grid holds");
   if (error != cudaSuccess)
     return detail::transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") +
                                                cudaGetErrorString(error));
