@@ -219,14 +219,16 @@ template <int E>
 using ElementLayout = smemtile::PaddedLayout<smemtile::TransposeElementTileShape<E>::rows,
                                              smemtile::TransposeElementTileShape<E>::cols,
                                              smemtile::TransposeElementTileShape<E>::pad>;
-template <int E>
-constexpr bool element_tile_conflict_free() {
-  return smemtile::copy_conflict_free(ElementLayout<E>{}, E) &&
-         smemtile::copy_conflict_free(smemtile::transposed_layout(ElementLayout<E>{}), E);
-}
-static_assert(element_tile_conflict_free<1>() && element_tile_conflict_free<2>() && element_tile_conflict_free<4>() &&
-                  element_tile_conflict_free<8>() && element_tile_conflict_free<16>(),
-              "the padded tiles of device_transpose's element path");
+#define SMEMTILE_ELEMENT_TILE_CHECK(E)                                                                    \
+  static_assert(smemtile::copy_conflict_free(ElementLayout<E>{}, E), "rows of the " #E "-byte padded tile"); \
+  static_assert(smemtile::copy_conflict_free(smemtile::transposed_layout(ElementLayout<E>{}), E),          \
+                "columns of the " #E "-byte padded tile")
+SMEMTILE_ELEMENT_TILE_CHECK(1);
+SMEMTILE_ELEMENT_TILE_CHECK(2);
+SMEMTILE_ELEMENT_TILE_CHECK(4);
+SMEMTILE_ELEMENT_TILE_CHECK(8);
+SMEMTILE_ELEMENT_TILE_CHECK(16);
+#undef SMEMTILE_ELEMENT_TILE_CHECK
 
 }  // namespace
 
