@@ -206,11 +206,8 @@ using ShapeLayout = TransposeLayout<smemtile::TransposeTileShape<E>::rows, smemt
 static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<1>{}), "1-byte tile");
 static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<2>{}), "2-byte tile");
 static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<4>{}), "4-byte tile");
-static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<8>{}), "8-byte tile");
-static_assert(smemtile::transpose_blocks_conflict_free(ShapeLayout<16>{}), "16-byte tile");
 static_assert(smemtile::copy_conflict_free(ShapeLayout<1>{}, 1) && smemtile::copy_conflict_free(ShapeLayout<2>{}, 2) &&
-                  smemtile::copy_conflict_free(ShapeLayout<4>{}, 4) && smemtile::copy_conflict_free(ShapeLayout<8>{}, 8) &&
-                  smemtile::copy_conflict_free(ShapeLayout<16>{}, 16),
+                  smemtile::copy_conflict_free(ShapeLayout<4>{}, 4),
               "the copies into device_transpose's tiles");
 
 // The padded tiles device_transpose uses where the output's rows cannot take 16-byte stores: the
@@ -241,10 +238,16 @@ TEST_CASE("TransposeTileShape: the documented tile per element size", "[transpos
   CHECK(smemtile::TransposeTileShape<2>::cols == 64);
   CHECK(smemtile::TransposeTileShape<4>::rows == 64);
   CHECK(smemtile::TransposeTileShape<4>::cols == 64);
-  CHECK(smemtile::TransposeTileShape<8>::rows == 64);
-  CHECK(smemtile::TransposeTileShape<8>::cols == 32);
-  CHECK(smemtile::TransposeTileShape<16>::rows == 32);
-  CHECK(smemtile::TransposeTileShape<16>::cols == 32);
+  CHECK(smemtile::TransposeElementTileShape<1>::rows == 128);
+  CHECK(smemtile::TransposeElementTileShape<1>::cols == 128);
+  CHECK(smemtile::TransposeElementTileShape<2>::rows == 128);
+  CHECK(smemtile::TransposeElementTileShape<2>::cols == 64);
+  CHECK(smemtile::TransposeElementTileShape<4>::rows == 128);
+  CHECK(smemtile::TransposeElementTileShape<4>::cols == 32);
+  CHECK(smemtile::TransposeElementTileShape<8>::rows == 128);
+  CHECK(smemtile::TransposeElementTileShape<8>::cols == 32);
+  CHECK(smemtile::TransposeElementTileShape<16>::rows == 64);
+  CHECK(smemtile::TransposeElementTileShape<16>::cols == 32);
 }
 
 TEST_CASE("TransposeElementTileShape: padding breaks the column walk's bank pattern, unpadded would conflict",
@@ -311,7 +314,7 @@ TEST_CASE("TransposeLayout 4-byte elements: a bijection with whole chunks and ro
 
 TEST_CASE("TransposeLayout 8-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
           "[transpose][layout]") {
-  check_everything<64, 32, 8>();  // TransposeTileShape<8>
+  check_everything<64, 32, 8>();  // a block-level tile of doubles (tests, examples)
   check_everything<16, 16, 8>();
   check_everything<48, 16, 8>();
   check_everything<32, 64, 8>();
@@ -319,7 +322,7 @@ TEST_CASE("TransposeLayout 8-byte elements: a bijection with whole chunks and ro
 
 TEST_CASE("TransposeLayout 16-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
           "[transpose][layout]") {
-  check_everything<32, 32, 16>();  // TransposeTileShape<16>
+  check_everything<32, 32, 16>();  // a block-level tile of 16-byte elements
   check_everything<8, 8, 16>();
   check_everything<24, 16, 16>();
   check_everything<16, 40, 16>();

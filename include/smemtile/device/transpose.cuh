@@ -83,7 +83,9 @@ SMEMTILE_HOST_DEVICE constexpr const char* transpose_argument_error(unsigned lon
   return nullptr;
 }
 
-/// The tile device_transpose uses for elements of ElemBytes bytes (256 threads per block).
+/// The register-block tile (TransposeTile) device_transpose uses for 1-, 2- and 4-byte elements
+/// where the output's rows take 16-byte stores (256 threads per block). 8- and 16-byte elements
+/// use TransposeElementTileShape's padded tiles, which measured faster.
 template <int ElemBytes>
 struct TransposeTileShape;
 /// 1-byte elements: 128 x 128 (16 x 4 byte blocks, one per thread).
@@ -101,24 +103,16 @@ template <> struct TransposeTileShape<4> {
   static constexpr int rows = 64;  ///< tile rows
   static constexpr int cols = 64;  ///< tile columns
 };
-/// 8-byte elements: 64 x 32 (two 2 x 2 blocks per thread).
-template <> struct TransposeTileShape<8> {
-  static constexpr int rows = 64;  ///< tile rows
-  static constexpr int cols = 32;  ///< tile columns
-};
-/// 16-byte elements: 32 x 32 (four elements per thread).
-template <> struct TransposeTileShape<16> {
-  static constexpr int rows = 32;  ///< tile rows
-  static constexpr int cols = 32;  ///< tile columns
-};
-
-/// The padded tile device_transpose uses where the output's rows cannot take 16-byte stores (odd
-/// pitches, say): rows x cols elements of ElemBytes bytes plus `pad` unused elements after each
-/// row, so that a warp walking a row or a column touches every bank once. Tall tiles: each output
-/// row gets `rows` consecutive elements from one block (128 to 1024 bytes), so fewer of its 32-byte
-/// sectors are written partly by two blocks. Measured on an H200 at 8191 x 8193 against tiles of
-/// 32 to 256 rows and 16 to 128 columns (% of cudaMemcpy): 1 byte 50, 2 bytes 68, 4 bytes 86,
-/// 8 bytes 90, 16 bytes 89; 64 x 64 tiles gave 43, 55, 66, 83 and 85.
+/// The padded tile device_transpose uses for 8- and 16-byte elements, and for 1-, 2- and 4-byte
+/// elements where the output's rows cannot take 16-byte stores (odd pitches, say): rows x cols
+/// elements of ElemBytes bytes plus `pad` unused elements after each row, so that a warp walking a
+/// row or a column touches every bank once. Tall tiles: each output row gets `rows` consecutive
+/// elements from one block (128 to 1024 bytes), so fewer of its 32-byte sectors are written partly
+/// by two blocks. Measured on an H200 (% of cudaMemcpy in one run), at 8191 x 8193 against tiles of
+/// 32 to 256 rows and 16 to 128 columns: 1 byte 50, 2 bytes 68, 4 bytes 86, 8 bytes 90, 16 bytes
+/// 89 (64 x 64 tiles: 43, 55, 66, 83, 85). At 8192 x 8192 the 8- and 16-byte tiles beat the
+/// register-block TransposeTiles (97 against 95, 92 against 92) and at 65536 x 1024 too (95
+/// against 92, 94 against 92); for 4-byte elements they were even (94 against 93, 91 against 92).
 template <int ElemBytes>
 struct TransposeElementTileShape {
   static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
@@ -250,16 +244,21 @@ LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in
   using Bits = detail::ElementBits<E, static_cast<int>(alignof(T))>;
   const Bits* in_bits = reinterpret_cast<const Bits*>(in);
   Bits* out_bits = reinterpret_cast<Bits*>(out);
-  // The output's alignment picks the tile: register blocks need 16-byte stores to pay off.
-  using VectorTile = TransposeTile<Bits, TransposeTileShape<E>::rows, TransposeTileShape<E>::cols>;
   using ElementShape = TransposeElementTileShape<E>;
   using ElementTile = StaticTile<Bits, ElementShape::rows, ElementShape::cols, ElementShape::pad>;
-  const cudaError_t error =
-      detail::rows_16_byte_aligned(out, ld_out, stride_out, batch, E)
-          ? detail::launch_transpose<VectorTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                 stride_out, stream)
-          : detail::launch_transpose<ElementTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+  cudaError_t error = cudaSuccess;
+  if constexpr (E <= 4) {
+    // Register blocks of 1-, 2- and 4-byte elements pay off where the output takes 16-byte stores.
+    using VectorTile = TransposeTile<Bits, TransposeTileShape<E>::rows, TransposeTileShape<E>::cols>;
+    error = detail::rows_16_byte_aligned(out, ld_out, stride_out, batch, E)
+                ? detail::launch_transpose<VectorTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                       stride_out, stream)
+                : detail::launch_transpose<ElementTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch,
+                                                        stride_in, stride_out, stream);
+  } else {
+    error = detail::launch_transpose<ElementTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
                                                   stride_out, stream);
+  }
   if (error == cudaErrorInvalidConfiguration)
     return detail::transpose_status(error, "smemtile::device_transpose: the matrix has more tiles than a grid holds");
   if (error != cudaSuccess)
