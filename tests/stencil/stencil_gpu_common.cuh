@@ -402,9 +402,18 @@ void check_stencil(const Geometry& g, const Op& op, std::mt19937& rng) {
 // with policy P on elements T, one random op for all of them.
 template <int Rank, int R, StencilShape S, int P, class T>
 void random_stencils(int cases, std::mt19937& rng) {
+  // Odd cases take their sizes around the large tiles (used with TMA where a block may have 227 KB
+  // of shared memory), even ones around the default tiles.
   using Tiles = smemtile::StencilTileShape<static_cast<int>(sizeof(T)), R>;
-  const int tile_rows = Rank == 1 ? 1 : Rank == 2 ? Tiles::rows_2d : Tiles::rows_3d;
-  const int tile_cols = Rank == 1 ? Tiles::interior_1d : Rank == 2 ? Tiles::cols_2d : Tiles::cols_3d;
+  using LargeTiles = smemtile::StencilTileShape<static_cast<int>(sizeof(T)), R, true>;
+  const auto tile_rows = [](bool large) {
+    return Rank == 1 ? 1 : Rank == 2 ? (large ? LargeTiles::rows_2d : Tiles::rows_2d)
+                                     : (large ? LargeTiles::rows_3d : Tiles::rows_3d);
+  };
+  const auto tile_cols = [](bool large) {
+    return Rank == 1 ? Tiles::interior_1d : Rank == 2 ? (large ? LargeTiles::cols_2d : Tiles::cols_2d)
+                                                      : (large ? LargeTiles::cols_3d : Tiles::cols_3d);
+  };
   const auto op = random_op<T, Rank, R, S>(rng);
   const bool big_box = S == StencilShape::box && R >= 3;
   INFO("device_stencil<" << R << ", " << (S == StencilShape::star ? "star" : "box") << "> rank " << Rank << " "
@@ -412,7 +421,9 @@ void random_stencils(int cases, std::mt19937& rng) {
                          << policy_name(P));
   for (int i = 0; i < cases; ++i) {
     INFO("case " << i);
-    check_stencil<Rank, R, S, P, T>(random_geometry(rng, Rank, i, tile_rows, tile_cols, R, big_box), op, rng);
+    const bool large = i % 2 == 1;
+    check_stencil<Rank, R, S, P, T>(random_geometry(rng, Rank, i, tile_rows(large), tile_cols(large), R, big_box), op,
+                                    rng);
   }
 }
 

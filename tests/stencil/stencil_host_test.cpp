@@ -162,10 +162,10 @@ TEST_CASE("stencil_offset_allowed and stencil_points for star and box of radii 1
 
 // ---- StencilTileShape -------------------------------------------------------------------------------
 
-template <int E, int R>
+template <int E, int R, bool Large = false>
 void check_tile_shape() {
-  using S = smemtile::StencilTileShape<E, R>;
-  INFO("StencilTileShape<" << E << ", " << R << ">: halo_cols " << S::halo_cols);
+  using S = smemtile::StencilTileShape<E, R, Large>;
+  INFO("StencilTileShape<" << E << ", " << R << ", " << Large << ">: halo_cols " << S::halo_cols);
   const int per_vector = 16 / E;
   CHECK(S::halo_cols >= R);
   CHECK(S::halo_cols % per_vector == 0);
@@ -194,6 +194,25 @@ void check_tile_shape() {
   CHECK(S::cols_3d % 32 == 0);
 }
 
+TEST_CASE("StencilTileShape: the large tiles are larger where they differ, the same where they do not") {
+  using F1 = smemtile::StencilTileShape<4, 1>;
+  using F1L = smemtile::StencilTileShape<4, 1, true>;
+  CHECK(F1L::rows_2d * F1L::cols_2d > F1::rows_2d * F1::cols_2d);
+  CHECK(F1L::rows_3d * F1L::cols_3d > F1::rows_3d * F1::cols_3d);
+  CHECK(F1L::large_3d_differs);
+  // Radius 1, floats, large: the ring of 32 x 128 planes, one loading ahead (5 planes).
+  CHECK(F1L::ring_3d_star == 5);
+  CHECK(F1L::shared_bytes_3d_star == 5 * F1L::slot_bytes(32, 128) + 128);
+  using F4 = smemtile::StencilTileShape<4, 4>;
+  using F4L = smemtile::StencilTileShape<4, 4, true>;
+  CHECK_FALSE(F4L::large_3d_differs);
+  CHECK(F4L::rows_3d == F4::rows_3d);
+  CHECK(F4L::cols_3d == F4::cols_3d);
+  CHECK(F4L::stages_3d == F4::stages_3d);
+  CHECK(F4L::shared_bytes_3d_star == F4::shared_bytes_3d_star);
+  CHECK(F4L::shared_bytes_2d > F4::shared_bytes_2d);
+}
+
 TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and the rings fit in one block's shared memory") {
   check_tile_shape<1, 1>();
   check_tile_shape<1, 4>();
@@ -208,6 +227,13 @@ TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and the ring
   check_tile_shape<8, 2>();
   check_tile_shape<8, 3>();
   check_tile_shape<8, 4>();
+  // The large tiles (TMA and 227 KB of shared memory per block) keep the same rules.
+  check_tile_shape<1, 1, true>();
+  check_tile_shape<2, 4, true>();
+  check_tile_shape<4, 1, true>();
+  check_tile_shape<4, 4, true>();
+  check_tile_shape<8, 1, true>();
+  check_tile_shape<8, 4, true>();
   static_assert(smemtile::StencilTileShape<4, 1>::halo_cols == 4, "one float4");
   static_assert(smemtile::StencilTileShape<8, 3>::halo_cols == 4, "two double2");
   static_assert(smemtile::StencilTileShape<1, 1>::halo_cols == 16, "one 16-byte vector of bytes");

@@ -58,26 +58,42 @@ namespace smemtile {
 /// interior a block computes, the halo columns it loads (Radius rounded up to whole 16-byte
 /// vectors, so that the rows it loads start aligned where the array's do), and how many tiles or
 /// planes load ahead of the one being computed. Measured on an H200 (docs/benchmarks.md).
-template <int ElemBytes, int Radius>
+/// Large: the larger tiles device_stencil uses where TMA loads them and a block may have the shared
+/// memory they need (sm_90: 227 KB; not sm_86/89/120's 99 KB): fewer of the points a block reads
+/// are halo. The cp.async kernels keep the default tiles (their copies need the registers).
+template <int ElemBytes, int Radius, bool Large = false>
 struct StencilTileShape {
+  /// Whether these are the large tiles.
+  static constexpr bool large = Large;
   /// Columns of halo on each side: Radius rounded up to a multiple of 16 / ElemBytes.
   static constexpr int halo_cols = (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes);
   /// 1D: elements per block (8 per thread).
   static constexpr int interior_1d = 2048;
-  /// 2D: rows per tile.
-  static constexpr int rows_2d = 32;
+  /// 2D: rows per tile. Large: 64 (32 for 8-byte elements), 5-point stencils at 8192^2 on an H200
+  /// 85% of cudaMemcpy against 84% (floats) and 86% against 83% (doubles, with 128 columns).
+  static constexpr int rows_2d = Large && ElemBytes <= 4 ? 64 : 32;
   /// 2D: columns per tile.
-  static constexpr int cols_2d = ElemBytes <= 4 ? 128 : 64;
+  static constexpr int cols_2d = Large || ElemBytes <= 4 ? 128 : 64;
   /// 2D: tiles loading while one is computed.
   static constexpr int stages_2d = 1;
+  /// 3D, radius 1, large: plane tiles of 32 x 128 rather than 16 x 64, so that fewer of the points a
+  /// block reads are halo (1.13 rather than 1.27 reads per point), one plane loading ahead. 7-point
+  /// stencils at 512^3 on an H200: 83% of cudaMemcpy against 76% (floats), 84% against 82% (doubles).
+  static constexpr bool wide_3d = Large && Radius == 1;
   /// 3D: rows of each xy plane.
-  static constexpr int rows_3d = 16;
+  static constexpr int rows_3d = wide_3d ? 32 : 16;
   /// 3D: columns of each xy plane.
-  static constexpr int cols_3d = 64;
-  /// 3D: planes per block along z.
-  static constexpr int planes_3d = 64;
+  static constexpr int cols_3d = wide_3d ? 128 : 64;
+  /// 3D: planes per block along z. Radius 3 and more: shorter chunks, more blocks for GPUs to
+  /// balance (radius-4 star at 376^3 on an H200: 66% of cudaMemcpy against 64% with 64 planes).
+  static constexpr int planes_3d = Radius >= 3 ? 48 : 64;
   /// 3D: planes loading beyond the 2 Radius + 1 the stencil reads.
-  static constexpr int stages_3d = 2;
+  static constexpr int stages_3d = wide_3d ? 1 : 2;
+  /// 3D: blocks per multiprocessor asked of the register allocator for the TMA kernels (a star
+  /// keeps (2 Radius + 1) values per point in registers; the wide tile has 16 points per thread).
+  static constexpr int min_blocks_3d(bool star) { return wide_3d ? 2 : Radius <= 2 ? 4 : star ? 3 : 2; }
+  /// Whether the large 3D tiles differ from the default ones (only then is a kernel built for them).
+  static constexpr bool large_3d_differs = Radius == 1;
   /// Tiles in the 2D ring: the one computed, those loading, and one being released.
   static constexpr int ring_2d = stages_2d + 2;
   /// Planes in the 3D ring of a box stencil: the 2 Radius + 1 read, stages_3d loading, one released.
@@ -279,11 +295,11 @@ SMEMTILE_DEVICE void write_boundary(TileRef<T, Layout> tile, const Global& globa
 // 2D: tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes
 // tiles b, b + gridDim.x, ... through a ring of stages_2d + 2 slots: stages_2d tiles load while one
 // is computed, and the slot written next was last read two steps ago (one barrier per step).
-template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma>
+template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma, bool Large>
 __global__ void __launch_bounds__(stencil_threads, 2)
     stencil_2d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
                       Boundary boundary, Op op, int tiles_across, int tiles) {
-  using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
+  using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
   constexpr int rows = Shape_::rows_2d, cols = Shape_::cols_2d, stages = Shape_::stages_2d, slots = Shape_::ring_2d;
   using Layout = HaloLayout<rows, cols, Radius, Shape_::halo_cols>;
   const TileRing<T, Layout> ring{aligned_dynamic_shared()};
@@ -371,11 +387,14 @@ struct StarColumnNeighborhood {
 // last read two steps before (one barrier per step).
 // Blocks per multiprocessor asked of the register allocator: the cp.async path's copies need more
 // registers (fewer blocks) to run without spilling.
-template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma>
-__global__ void __launch_bounds__(stencil_threads, !UseTma ? 2 : Radius <= 2 ? 4 : Shape == StencilShape::star ? 3 : 2)
+template <int Radius, StencilShape Shape, class T, class Boundary, class Op, bool UseTma, bool Large>
+__global__ void __launch_bounds__(stencil_threads,
+                                  !UseTma ? 2
+                                          : StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>::min_blocks_3d(
+                                                Shape == StencilShape::star))
     stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
                       Boundary boundary, Op op) {
-  using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
+  using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
   constexpr bool star = Shape == StencilShape::star;
   constexpr int rows = Shape_::rows_3d, cols = Shape_::cols_3d;
   constexpr int ahead = star ? Shape_::stages_3d_star : Shape_::stages_3d;
@@ -489,14 +508,17 @@ inline LaunchStatus stencil_status(cudaError_t error, std::string message) {
   return status;
 }
 
-// Whether the current device has TMA (sm_90 and later).
-inline bool stencil_device_has_tma() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+// The dynamic shared memory a block may have on the current device if it has TMA (sm_90 and
+// later), else 0: where the TMA kernels can run, and whether with the large tiles.
+inline long long stencil_tma_shared_bytes() {
+  int device = 0, major = 0, available = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&available, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
     (void)cudaGetLastError();
-    return false;
+    return 0;
   }
-  return major >= 9;
+  return major >= 9 ? available : 0;
 }
 
 // Lets `kernel` use `bytes` of dynamic shared memory and says how many of its blocks fit on one
@@ -521,6 +543,51 @@ LaunchStatus prepare_stencil_kernel(Kernel kernel, long long bytes, int* per_mul
   if (error != cudaSuccess)
     return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
   if (*per_multiprocessor < 1) *per_multiprocessor = 1;
+  return LaunchStatus{};
+}
+
+// 2D: about as many blocks as fit at once, each taking tiles in turn (map: TMA's, when UseTma).
+template <int Radius, StencilShape Shape, bool UseTma, bool Large, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_2d(const CUtensorMap& map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
+                               Boundary boundary, Op op, cudaStream_t stream) {
+  using Tiles = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
+  static_assert(Tiles::shared_bytes_2d <= max_shared_bytes_per_block,
+                "smemtile::device_stencil: this radius needs more shared memory per block than any GPU has");
+  const long long across = (static_cast<long long>(in.extent(1)) + Tiles::cols_2d - 1) / Tiles::cols_2d;
+  const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Tiles::rows_2d - 1) / Tiles::rows_2d);
+  if (tiles > INT_MAX) return stencil_status(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
+  const auto kernel = stencil_2d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
+  int per_multiprocessor = 0, multiprocessors = 0;
+  const LaunchStatus ready = prepare_stencil_kernel(kernel, Tiles::shared_bytes_2d, &per_multiprocessor, &multiprocessors);
+  if (!ready) return ready;
+  const long long resident = static_cast<long long>(per_multiprocessor) * multiprocessors;
+  kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), stencil_threads,
+           static_cast<size_t>(Tiles::shared_bytes_2d), stream>>>(map, in, out, boundary, op, static_cast<int>(across),
+                                                                  static_cast<int>(tiles));
+  return LaunchStatus{};
+}
+
+// 3D: one block per xy tile and chunk of planes_3d planes.
+template <int Radius, StencilShape Shape, bool UseTma, bool Large, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_3d(const CUtensorMap& map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
+                               Boundary boundary, Op op, cudaStream_t stream) {
+  using Tiles = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
+  constexpr long long shared = Shape == StencilShape::star ? Tiles::shared_bytes_3d_star : Tiles::shared_bytes_3d;
+  static_assert(shared <= max_shared_bytes_per_block,
+                "smemtile::device_stencil: the 3D ring of planes for this radius and element size needs more "
+                "shared memory per block than any GPU has (radius 4 and below fit for every element size)");
+  const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
+  const long long across = blocks(in.extent(2), Tiles::cols_3d), down = blocks(in.extent(1), Tiles::rows_3d);
+  const long long chunks = blocks(in.extent(0), Tiles::planes_3d);
+  if (across > INT_MAX || down > 65535 || chunks > 65535)
+    return stencil_status(cudaErrorInvalidValue,
+                          "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
+  const auto kernel = stencil_3d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
+  int per_multiprocessor = 0, multiprocessors = 0;
+  const LaunchStatus ready = prepare_stencil_kernel(kernel, shared, &per_multiprocessor, &multiprocessors);
+  if (!ready) return ready;
+  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
+           stencil_threads, static_cast<size_t>(shared), stream>>>(map, in, out, boundary, op);
   return LaunchStatus{};
 }
 
@@ -556,62 +623,57 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
     return detail::stencil_status(cudaErrorInvalidValue, std::string("smemtile::device_stencil: ") + why);
   if (in.size() == 0) return LaunchStatus{};
 
-  using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
+  using Default = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
+  using Large = StencilTileShape<static_cast<int>(sizeof(T)), Radius, true>;
   const auto source = detail::as_global_array(in);
   const auto target = detail::as_global_array(out);
-  const auto blocks = [](long long n, int per_block) { return static_cast<unsigned>((n + per_block - 1) / per_block); };
+  LaunchStatus launched;
   if constexpr (rank == 1) {
-    detail::stencil_1d_kernel<Radius, Shape, T><<<blocks(in_extents[0], Shape_::interior_1d), detail::stencil_threads, 0,
-                                                  stream>>>(source, target, boundary, op);
-  } else if constexpr (rank == 2) {
-    static_assert(Shape_::shared_bytes_2d <= max_shared_bytes_per_block,
-                  "smemtile::device_stencil: this radius needs more shared memory per block than any GPU has");
-    const long long across = (in_extents[1] + Shape_::cols_2d - 1) / Shape_::cols_2d;
-    const long long tiles = across * ((in_extents[0] + Shape_::rows_2d - 1) / Shape_::rows_2d);
-    if (tiles > INT_MAX)
-      return detail::stencil_status(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
-    // TMA where the GPU and the array allow it, else cp.async.
-    const arch::TmaMapResult tma =
-        detail::stencil_device_has_tma()
-            ? arch::make_tma_map_2d(in.data_handle(), in_extents[0], in_extents[1], in_strides[0], in_strides[1],
-                                    static_cast<int>(sizeof(T)), Shape_::rows_2d + 2 * Radius,
-                                    Shape_::cols_2d + 2 * Shape_::halo_cols)
-            : arch::TmaMapResult{CUtensorMap{}, "no TMA", 0};
-    const auto kernel = tma ? detail::stencil_2d_kernel<Radius, Shape, T, Boundary, Op, true>
-                            : detail::stencil_2d_kernel<Radius, Shape, T, Boundary, Op, false>;
-    int per_multiprocessor = 0, multiprocessors = 0;
-    const LaunchStatus ready =
-        detail::prepare_stencil_kernel(kernel, Shape_::shared_bytes_2d, &per_multiprocessor, &multiprocessors);
-    if (!ready) return ready;
-    const long long resident = static_cast<long long>(per_multiprocessor) * multiprocessors;
-    kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), detail::stencil_threads,
-             static_cast<size_t>(Shape_::shared_bytes_2d), stream>>>(tma.map, source, target, boundary, op,
-                                                                    static_cast<int>(across), static_cast<int>(tiles));
+    const auto blocks = static_cast<unsigned>((in_extents[0] + Default::interior_1d - 1) / Default::interior_1d);
+    detail::stencil_1d_kernel<Radius, Shape, T><<<blocks, detail::stencil_threads, 0, stream>>>(source, target,
+                                                                                               boundary, op);
   } else {
-    constexpr long long shared_3d =
-        Shape == StencilShape::star ? Shape_::shared_bytes_3d_star : Shape_::shared_bytes_3d;
-    static_assert(shared_3d <= max_shared_bytes_per_block,
-                  "smemtile::device_stencil: the 3D ring of planes for this radius and element size needs more "
-                  "shared memory per block than any GPU has (radius 4 and below fit for every element size)");
-    const unsigned down = blocks(in_extents[1], Shape_::rows_3d);
-    const unsigned chunks = blocks(in_extents[0], Shape_::planes_3d);
-    if (down > 65535 || chunks > 65535)
-      return detail::stencil_status(cudaErrorInvalidValue,
-                                    "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
-    const arch::TmaMapResult tma =
-        detail::stencil_device_has_tma()
-            ? arch::make_tma_map_3d(in.data_handle(), in_extents[0], in_extents[1], in_extents[2], in_strides[0],
-                                    in_strides[1], in_strides[2], static_cast<int>(sizeof(T)),
-                                    Shape_::rows_3d + 2 * Radius, Shape_::cols_3d + 2 * Shape_::halo_cols)
-            : arch::TmaMapResult{CUtensorMap{}, "no TMA", 0};
-    const auto kernel = tma ? detail::stencil_3d_kernel<Radius, Shape, T, Boundary, Op, true>
-                            : detail::stencil_3d_kernel<Radius, Shape, T, Boundary, Op, false>;
-    int per_multiprocessor = 0, multiprocessors = 0;
-    const LaunchStatus ready =
-        detail::prepare_stencil_kernel(kernel, shared_3d, &per_multiprocessor, &multiprocessors);
-    if (!ready) return ready;
-    kernel<<<dim3(blocks(in_extents[2], Shape_::cols_3d), down, chunks), detail::stencil_threads,
-             static_cast<size_t>(shared_3d), stream>>>(tma.map, source, target, boundary, op);
+    // TMA with the large tiles where the GPU has TMA and the shared memory for them and the array
+    // suits TMA (tma_map_error); TMA with the default tiles; else cp.async.
+    const long long tma_shared = detail::stencil_tma_shared_bytes();
+    constexpr int E = static_cast<int>(sizeof(T));
+    const auto tma_map = [&](auto tiles) {
+      using Tiles = decltype(tiles);
+      if constexpr (rank == 2)
+        return arch::make_tma_map_2d(in.data_handle(), in_extents[0], in_extents[1], in_strides[0], in_strides[1], E,
+                                     Tiles::rows_2d + 2 * Radius, Tiles::cols_2d + 2 * Tiles::halo_cols);
+      else
+        return arch::make_tma_map_3d(in.data_handle(), in_extents[0], in_extents[1], in_extents[2], in_strides[0],
+                                     in_strides[1], in_strides[2], E, Tiles::rows_3d + 2 * Radius,
+                                     Tiles::cols_3d + 2 * Tiles::halo_cols);
+    };
+    const auto launch = [&](auto use_tma, auto large, const CUtensorMap& map) {
+      if constexpr (rank == 2)
+        return detail::launch_stencil_2d<Radius, Shape, decltype(use_tma)::value, decltype(large)::value>(
+            map, source, target, boundary, op, stream);
+      else
+        return detail::launch_stencil_3d<Radius, Shape, decltype(use_tma)::value, decltype(large)::value>(
+            map, source, target, boundary, op, stream);
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    constexpr bool star = Shape == StencilShape::star;
+    constexpr long long large_shared =
+        rank == 2 ? Large::shared_bytes_2d : star ? Large::shared_bytes_3d_star : Large::shared_bytes_3d;
+    constexpr bool large_differs = rank == 2 || Large::large_3d_differs;
+    bool done = false;
+    if constexpr (large_differs) {
+      if (tma_shared >= large_shared) {
+        const arch::TmaMapResult map = tma_map(Large{});
+        if (map) launched = launch(Yes{}, Yes{}, map.map), done = true;
+      }
+    }
+    if (!done && tma_shared > 0) {
+      const arch::TmaMapResult map = tma_map(Default{});
+      if (map) launched = launch(Yes{}, No{}, map.map), done = true;
+    }
+    if (!done) launched = launch(No{}, No{}, CUtensorMap{});
+    if (!launched) return launched;
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
