@@ -18,7 +18,7 @@
 #include "core/runtime_tile.cuh"        // RuntimeTile, RuntimeTile1D (run-time shape), make_runtime_tile
 #include "core/thread_map.cuh"          // thread_coord, thread_rank, thread_coord_in_swapped_block
 #include "core/banks.cuh"               // bank model: bank_cost, traversal_cost, block_cost
-#include "core/transpose_layout.cuh"    // TransposeLayout (chunk swizzle for transposes)
+#include "core/transpose_layout.cuh"    // TransposeLayout, WordTransposeLayout (swizzles for transposes)
 #include "core/halo_layout.cuh"         // HaloLayout (interior + halo; StaticHaloTile)
 #include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, TransposeTile, auto_pad
 #include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to

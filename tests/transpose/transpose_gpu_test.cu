@@ -553,15 +553,17 @@ void run_block_cases(Direction d, int cases, Launch launch) {
   }
 }
 
-template <class T, class Tile, int TileRows, int TileCols>
+// LoadToo: also copy_global_to_tile_transposed (not for WordTransposeTiles, which only store).
+template <class T, class Tile, int TileRows, int TileCols, bool LoadToo = true>
 void run_static_tile_cases(int cases) {
   for (Direction d : {Direction::store_transposed, Direction::load_transposed}) {
+    if (!LoadToo && d == Direction::load_transposed) continue;
     {
       INFO("FixedThreadBlock<256>");
       run_block_cases<T, TileRows, TileCols>(d, cases, [d](const BlockArgs<T>& a) {
         if (d == Direction::store_transposed)
           static_tile_kernel<T, Tile, Direction::store_transposed, smemtile::FixedThreadBlock<256>><<<1, 256>>>(a);
-        else
+        else if constexpr (LoadToo)
           static_tile_kernel<T, Tile, Direction::load_transposed, smemtile::FixedThreadBlock<256>><<<1, 256>>>(a);
         return cudaGetLastError();
       });
@@ -571,7 +573,7 @@ void run_static_tile_cases(int cases) {
       run_block_cases<T, TileRows, TileCols>(d, cases, [d](const BlockArgs<T>& a) {
         if (d == Direction::store_transposed)
           static_tile_kernel<T, Tile, Direction::store_transposed, smemtile::ThreadBlock><<<1, dim3(32, 5)>>>(a);
-        else
+        else if constexpr (LoadToo)
           static_tile_kernel<T, Tile, Direction::load_transposed, smemtile::ThreadBlock><<<1, dim3(32, 5)>>>(a);
         return cudaGetLastError();
       });
@@ -596,6 +598,13 @@ TEST_CASE("block transposes: TransposeTile<float 64 64> (4 x 4 register blocks)"
 
 TEST_CASE("block transposes: TransposeTile<unsigned char 128 128> (16 x 4 byte blocks)", "[transpose][block]") {
   run_static_tile_cases<unsigned char, smemtile::TransposeTile<unsigned char, 128, 128>, 128, 128>(60);
+}
+
+TEST_CASE("block transposes: WordTransposeTile<unsigned char 128 128> and <unsigned short 64 128> (word blocks, "
+          "realigned stores)",
+          "[transpose][block]") {
+  run_static_tile_cases<unsigned char, smemtile::WordTransposeTile<unsigned char, 128, 128>, 128, 128, false>(60);
+  run_static_tile_cases<unsigned short, smemtile::WordTransposeTile<unsigned short, 64, 128>, 64, 128, false>(60);
 }
 
 TEST_CASE("block transposes: padded StaticTile<float 32 32 1> (the element path)", "[transpose][block]") {

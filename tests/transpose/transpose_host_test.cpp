@@ -287,6 +287,69 @@ TEST_CASE("grouped_tile: every tile of the grid exactly once, group_rows tile ro
       }
 }
 
+// ---- WordTransposeLayout ---------------------------------------------------------------------------
+
+// The word swizzle spelled out independently: word w of row r at word w ^ ((r / V) % 32) of its
+// 32-word group.
+template <int R, int C, int E>
+int word_reference_offset(int r, int c) {
+  const int V = 4 / E;
+  const int word = c / V, group = word / 32, in_group = word % 32;
+  return r * C + (group * 32 + (in_group ^ ((r / V) % 32))) * V + c % V;
+}
+
+template <int R, int C, int E>
+void check_word_layout() {
+  constexpr smemtile::WordTransposeLayout<R, C, E> layout{};
+  constexpr int V = 4 / E;
+  INFO("WordTransposeLayout<" << R << ", " << C << ", " << E << ">");
+  std::vector<int> hits(static_cast<std::size_t>(R * C), 0);
+  int wrong = 0, split_words = 0, rows_left = 0;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      const int o = layout.offset(r, c);
+      if (o != word_reference_offset<R, C, E>(r, c)) ++wrong;
+      if (o < 0 || o >= R * C) continue;
+      ++hits[static_cast<std::size_t>(o)];
+      if (o / C != r) ++rows_left;
+      if (c % V != 0 && layout.offset(r, c) != layout.offset(r, c - c % V) + c % V) ++split_words;
+    }
+  CHECK(wrong == 0);
+  CHECK(rows_left == 0);    // the swizzle stays inside the row
+  CHECK(split_words == 0);  // a word's elements stay together
+  CHECK(std::count(hits.begin(), hits.end(), 1) == R * C);  // a bijection
+  // A warp's word row of blocks (lane l: rows V l + j) and a warp's row walk in words: conflict-free.
+  CHECK(smemtile::word_blocks_conflict_free(layout));
+  CHECK(smemtile::copy_conflict_free(layout, E));
+  CHECK(smemtile::layout_allows_vector(layout, E, 4));
+  CHECK_FALSE(smemtile::layout_allows_vector(layout, E, 8));  // words, not chunks, stay whole
+  // Independently: the 32 lanes of a block read fall in 32 distinct banks.
+  for (int m = 0; m < C / V; m += 7)
+    for (int j = 0; j < V; ++j) {
+      const smemtile::WarpAccess access = smemtile::word_block_access(layout, 0, m, j);
+      std::set<unsigned> banks;
+      for (int lane = 0; lane < 32; ++lane) banks.insert((access.byte_address[lane] / 4) % 32);
+      CHECK(banks.size() == 32);
+    }
+  // Without the swizzle the same reads would conflict: every row starts on bank 0.
+  const smemtile::PaddedLayout<R, C, 0> plain{};
+  smemtile::WarpAccess access{{}, 0xffffffffu, 4, smemtile::AccessOp::load};
+  for (int lane = 0; lane < 32; ++lane) access.byte_address[lane] = static_cast<unsigned>(plain.offset(V * lane, 0) * E);
+  CHECK(smemtile::bank_cost(access).conflicts > 0);
+}
+
+TEST_CASE("WordTransposeLayout: a bijection keeping rows and words, conflict-free by rows and by word blocks",
+          "[transpose][layout]") {
+  check_word_layout<128, 128, 1>();  // TransposeWordTileShape<1>
+  check_word_layout<64, 128, 2>();   // TransposeWordTileShape<2>
+  check_word_layout<256, 256, 1>();
+  check_word_layout<128, 64, 2>();
+  CHECK(smemtile::TransposeWordTileShape<1>::rows == 128);
+  CHECK(smemtile::TransposeWordTileShape<1>::cols == 128);
+  CHECK(smemtile::TransposeWordTileShape<2>::rows == 64);
+  CHECK(smemtile::TransposeWordTileShape<2>::cols == 128);
+}
+
 TEST_CASE("TransposeLayout 1-byte elements: a bijection with whole chunks and rows kept - blocks conflict-free",
           "[transpose][layout]") {
   check_everything<128, 128, 1>();  // TransposeTileShape<1>

@@ -35,7 +35,7 @@
 #include "../core/halo_layout.cuh"  // HaloLayout (its reach and bank period)
 #include "../core/layout.cuh"    // layout_reach, PaddedLayout, LinearLayout
 #include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
-#include "../core/transpose_layout.cuh"  // TransposeLayout (its bank period)
+#include "../core/transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout (their bank periods)
 #include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 #include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
@@ -74,6 +74,10 @@ SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const HaloLayout<R, C, HR, H
 template <int R, int C, int E>
 SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const TransposeLayout<R, C, E>&, int) {
   return 8 * TransposeLayout<R, C, E>::block_rows;  // rows are whole lines; the mask repeats after 8 blocks
+}
+template <int R, int C, int E>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const WordTransposeLayout<R, C, E>&, int) {
+  return 32 * WordTransposeLayout<R, C, E>::word_elems;  // whole lines; the mask repeats after 32 blocks
 }
 
 }  // namespace detail
@@ -217,6 +221,26 @@ SMEMTILE_DEVICE bool vector_fits(const Global& global, Coord global_first, const
          reinterpret_cast<unsigned long long>(g) % Bytes == 0 && tile_first % Bytes == 0;
 }
 
+// Whether 4-byte units of 1- and 2-byte elements can be loaded realigned (load_realigned_word): the
+// tile side takes whole words (as vector_fits asks), the array's rows are contiguous, and the
+// aligned words around the region's first and last units lie inside the array (else, near the
+// array's first or last bytes, the elements move one by one).
+template <class T, class Global, class Layout>
+SMEMTILE_DEVICE bool words_realignable(const Global& global, Coord global_first, const T* tile_data,
+                                       const Layout& layout, CopyRegion region) {
+  if (sizeof(T) > 2 || !layout_allows_vector(layout, static_cast<int>(sizeof(T)), 4)) return false;
+  if ((region.cols * static_cast<int>(sizeof(T))) % 4 != 0 || global.stride(1) != 1) return false;
+  if (shared_address(tile_data + layout.offset(region.first.row, region.first.col)) % 4 != 0) return false;
+  const auto address = [](const auto* p) { return reinterpret_cast<unsigned long long>(p); };
+  const unsigned long long first = address(global.data_handle());
+  const unsigned long long end = address(global_pointer(global, static_cast<int>(global.extent(0)) - 1, 0)) +
+                                 static_cast<unsigned long long>(global.extent(1)) * sizeof(T);
+  const unsigned long long lowest = address(global_pointer(global, global_first.row, global_first.col));
+  const unsigned long long highest = address(global_pointer(global, global_first.row + region.rows - 1,
+                                                            global_first.col + region.cols - 4 / static_cast<int>(sizeof(T))));
+  return (lowest & ~3ull) >= first && (highest & ~3ull) + 8 <= end;
+}
+
 // How a load moves its units into the tile. SyncMove: ordinary loads and stores (copy_global_to_tile).
 // A mover for which asynchronous<Bytes> is true starts Bytes-wide unit copies with
 // start<Bytes>(shared dst, global src) and zero-fills with start_zero<Bytes>(dst, any valid global
@@ -227,11 +251,23 @@ struct SyncMove {
   static constexpr bool asynchronous = false;
 };
 
+// The 4 bytes at `p`, read as the two aligned 4-byte words holding them, shifted together. Both
+// words must lie inside the array (realigned_words_inside says so for a region).
+SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
+  const unsigned char* bytes = static_cast<const unsigned char*>(p);
+  const unsigned shift = static_cast<unsigned>(reinterpret_cast<unsigned long long>(bytes) & 3u);
+  const unsigned* word = reinterpret_cast<const unsigned*>(bytes - shift);  // pointer arithmetic: stays global
+  return __funnelshift_r(word[0], word[1], 8 * shift);
+}
+
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
-// ToTile: global -> tile, else tile -> global.
-template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
+// ToTile: global -> tile, else tile -> global. Realign (loads of 4-byte units of 1- and 2-byte
+// elements from rows that are not 4-byte aligned): each unit is read as aligned words and shifted
+// (load_realigned_word), a quarter of the loads of moving the elements one by one.
+template <bool ToTile, int Bytes, class Mover, bool Realign = false, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {
+  static_assert(!Realign || (ToTile && Bytes == 4), "smemtile copy: realigned units are 4-byte loads");
   using Element = std::remove_const_t<T>;
   // A unit of one element moves as the element type itself, so that an element aligned below its
   // size (struct {float x, y;}) is accessed as its alignment allows, not as one 8-byte vector.
@@ -285,7 +321,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     constexpr int static_units =
         (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes);
     constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
-    constexpr int max_held = Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers
+    constexpr int max_held = Realign ? 8 : Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers (realigned: two words each)
     constexpr int batch = per_thread < max_held ? per_thread : max_held;
     const int rank = static_cast<int>(group.rank());
 #pragma unroll
@@ -296,7 +332,8 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
         const int unit = rank + (first + i) * Group::static_size;
         if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
           const Coord at = unit_at(unit);
-          if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
+          if constexpr (Realign) held[i] = load_realigned_word(global_unit(at));
+          else if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
           else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
         }
       }
@@ -315,7 +352,8 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
 #pragma unroll 4
     for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
       const Coord at = unit_at(unit);
-      if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = *reinterpret_cast<const Vector*>(global_unit(at));
+      if constexpr (Realign) *reinterpret_cast<Vector*>(tile_unit(at)) = load_realigned_word(global_unit(at));
+      else if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = *reinterpret_cast<const Vector*>(global_unit(at));
       else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = *reinterpret_cast<const Vector*>(tile_unit(at));
     }
   }
@@ -340,6 +378,13 @@ SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileR
       if (vector_fits<Bytes>(global, global_first, tile.data(), tile.layout(), region)) {
         copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
         return;
+      }
+      // Loads of 1- and 2-byte elements from rows that are not 4-byte aligned: aligned words, shifted.
+      if constexpr (Bytes == 4 && ToTile && !Mover::template asynchronous<4>) {
+        if (words_realignable(global, global_first, tile.data(), tile.layout(), region)) {
+          copy_units<ToTile, 4, Mover, true>(global, global_first, tile, region, group);
+          return;
+        }
       }
     }
     copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);

@@ -30,7 +30,7 @@
 #include "../core/banks.cuh"              // bank_cost, WarpAccess
 #include "../core/boundary.cuh"           // boundary::Zero
 #include "../core/coord.cuh"              // Coord
-#include "../core/transpose_layout.cuh"   // TransposeLayout
+#include "../core/transpose_layout.cuh"   // TransposeLayout, WordTransposeLayout
 #include "../core/tile_ref.cuh"           // TileRef, tile_ref
 #include "copy.cuh"                       // copy_global_to_tile, copy_tile_to_global, detail helpers
 #include "thread_group.cuh"               // ThreadBlock
@@ -85,14 +85,60 @@ SMEMTILE_HOST_DEVICE constexpr bool transpose_blocks_conflict_free(TransposeLayo
   return true;
 }
 
+/// The shared-memory access of a warp reading word row j of its blocks of a WordTransposeLayout
+/// tile: lane l reads the word of word column m in tile row word_elems * (32 * q + l) + j.
+template <int Rows, int Cols, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr WarpAccess word_block_access(WordTransposeLayout<Rows, Cols, ElemBytes> layout, int q,
+                                                            int m, int j) {
+  constexpr int V = WordTransposeLayout<Rows, Cols, ElemBytes>::word_elems;
+  WarpAccess access{{}, 0xffffffffu, 4, AccessOp::load};
+  for (int lane = 0; lane < warp_lanes; ++lane)
+    access.byte_address[lane] = static_cast<unsigned>(layout.offset(V * (warp_lanes * q + lane) + j, V * m) * ElemBytes);
+  return access;
+}
+
+/// Whether reading a WordTransposeLayout tile in word blocks, one per lane down a column, is
+/// conflict-free (every word column m, every group q of 32 blocks, every word row j).
+template <int Rows, int Cols, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr bool word_blocks_conflict_free(WordTransposeLayout<Rows, Cols, ElemBytes> layout) {
+  constexpr int V = WordTransposeLayout<Rows, Cols, ElemBytes>::word_elems;
+  for (int q = 0; q < Rows / (V * warp_lanes); ++q)
+    for (int m = 0; m < Cols / V; ++m)
+      for (int j = 0; j < V; ++j)
+        if (bank_cost(word_block_access(layout, q, m, j)).conflicts != 0) return false;
+  return true;
+}
+
 #if defined(__CUDACC__)
 
 namespace detail {
 
 template <class Layout>
 struct IsTransposeLayout : std::false_type {};
+template <class Layout>
+struct IsWordTransposeLayout : std::false_type {};
+template <int R, int C, int E>
+struct IsWordTransposeLayout<WordTransposeLayout<R, C, E>> : std::true_type {};
 template <int R, int C, int E>
 struct IsTransposeLayout<TransposeLayout<R, C, E>> : std::true_type {};
+
+// A square of words of 1-byte (4 x 4) or 2-byte (2 x 2) elements transposed: element j of out[a]
+// is element a of in[j].
+template <int ElemBytes>
+SMEMTILE_DEVICE void transpose_word_square(const unsigned (&in)[4 / ElemBytes], unsigned (&out)[4 / ElemBytes]) {
+  static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile: words of bytes or halves");
+  if constexpr (ElemBytes == 1) {
+    const unsigned t0 = __byte_perm(in[0], in[1], 0x5140), t1 = __byte_perm(in[0], in[1], 0x7362);
+    const unsigned t2 = __byte_perm(in[2], in[3], 0x5140), t3 = __byte_perm(in[2], in[3], 0x7362);
+    out[0] = __byte_perm(t0, t2, 0x5410);
+    out[1] = __byte_perm(t0, t2, 0x7632);
+    out[2] = __byte_perm(t1, t3, 0x5410);
+    out[3] = __byte_perm(t1, t3, 0x7632);
+  } else {
+    out[0] = __byte_perm(in[0], in[1], 0x5410);
+    out[1] = __byte_perm(in[0], in[1], 0x7632);
+  }
+}
 
 // A block of BR x BC elements of T in registers, in two forms: by rows (BR units of BC elements,
 // as the tile holds them: 16-byte chunks, or 4-byte words of 1- and 2-byte elements) and by
@@ -104,27 +150,17 @@ struct RegisterBlock {
 
   // Rows to columns: cols[i] holds column i (elements of rows 0 ... BR - 1).
   SMEMTILE_DEVICE static void rows_to_columns(const RowUnit (&rows)[BR], uint4 (&cols)[BC]) {
-    if constexpr (sizeof(T) == 1) {  // 16 rows of 4 bytes: four 4 x 4 byte transposes
+    if constexpr (sizeof(T) <= 2) {  // 16 rows of 4 bytes or 8 rows of 2 halves: four squares of words
+      constexpr int V = 4 / static_cast<int>(sizeof(T));
       unsigned out[BC][4];
 #pragma unroll
       for (int g = 0; g < 4; ++g) {
-        const unsigned t0 = __byte_perm(rows[4 * g], rows[4 * g + 1], 0x5140);
-        const unsigned t1 = __byte_perm(rows[4 * g], rows[4 * g + 1], 0x7362);
-        const unsigned t2 = __byte_perm(rows[4 * g + 2], rows[4 * g + 3], 0x5140);
-        const unsigned t3 = __byte_perm(rows[4 * g + 2], rows[4 * g + 3], 0x7362);
-        out[0][g] = __byte_perm(t0, t2, 0x5410);
-        out[1][g] = __byte_perm(t0, t2, 0x7632);
-        out[2][g] = __byte_perm(t1, t3, 0x5410);
-        out[3][g] = __byte_perm(t1, t3, 0x7632);
-      }
+        unsigned square_in[V], square_out[V];
 #pragma unroll
-      for (int i = 0; i < BC; ++i) cols[i] = make_uint4(out[i][0], out[i][1], out[i][2], out[i][3]);
-    } else if constexpr (sizeof(T) == 2) {  // 8 rows of 2 halves
-      unsigned out[BC][4];
+        for (int j = 0; j < V; ++j) square_in[j] = rows[V * g + j];
+        transpose_word_square<static_cast<int>(sizeof(T))>(square_in, square_out);
 #pragma unroll
-      for (int g = 0; g < 4; ++g) {
-        out[0][g] = __byte_perm(rows[2 * g], rows[2 * g + 1], 0x5410);
-        out[1][g] = __byte_perm(rows[2 * g], rows[2 * g + 1], 0x7632);
+        for (int i = 0; i < BC; ++i) out[i][g] = square_out[i];
       }
 #pragma unroll
       for (int i = 0; i < BC; ++i) cols[i] = make_uint4(out[i][0], out[i][1], out[i][2], out[i][3]);
@@ -139,27 +175,20 @@ struct RegisterBlock {
     }
   }
 
-  // Columns to rows, the inverse.
+  // Columns to rows, the inverse (a square of words is its own inverse).
   SMEMTILE_DEVICE static void columns_to_rows(const uint4 (&cols)[BC], RowUnit (&rows)[BR]) {
-    if constexpr (sizeof(T) == 1) {  // a 4 x 4 byte transpose is its own inverse
+    if constexpr (sizeof(T) <= 2) {
+      constexpr int V = 4 / static_cast<int>(sizeof(T));
       unsigned in[BC][4];
       std::memcpy(in, cols, sizeof(in));
 #pragma unroll
       for (int g = 0; g < 4; ++g) {
-        const unsigned t0 = __byte_perm(in[0][g], in[1][g], 0x5140), t1 = __byte_perm(in[0][g], in[1][g], 0x7362);
-        const unsigned t2 = __byte_perm(in[2][g], in[3][g], 0x5140), t3 = __byte_perm(in[2][g], in[3][g], 0x7362);
-        rows[4 * g] = __byte_perm(t0, t2, 0x5410);
-        rows[4 * g + 1] = __byte_perm(t0, t2, 0x7632);
-        rows[4 * g + 2] = __byte_perm(t1, t3, 0x5410);
-        rows[4 * g + 3] = __byte_perm(t1, t3, 0x7632);
-      }
-    } else if constexpr (sizeof(T) == 2) {
-      unsigned in[BC][4];
-      std::memcpy(in, cols, sizeof(in));
+        unsigned square_in[V], square_out[V];
 #pragma unroll
-      for (int g = 0; g < 4; ++g) {
-        rows[2 * g] = __byte_perm(in[0][g], in[1][g], 0x5410);
-        rows[2 * g + 1] = __byte_perm(in[0][g], in[1][g], 0x7632);
+        for (int i = 0; i < V; ++i) square_in[i] = in[i][g];
+        transpose_word_square<static_cast<int>(sizeof(T))>(square_in, square_out);
+#pragma unroll
+        for (int j = 0; j < V; ++j) rows[V * g + j] = square_out[j];
       }
     } else {
       T in[BC][BR], out[BR][BC];
@@ -297,6 +326,70 @@ SMEMTILE_DEVICE void global_to_tile_transposed_blocks(const Global& global, Coor
   });
 }
 
+// Stores 128 consecutive bytes of a global row that starts at `segment` (any alignment), lane l of
+// the warp holding bytes 4 l ... 4 l + 3 in `word`: each lane stores the aligned word that ends in
+// its bytes, joined with the previous lane's (a warp shuffle), and lanes 0 and 31 the bytes of the
+// partial words at the two ends, so that only the segment's bytes are written. Every lane of the
+// warp calls it with the same segment.
+SMEMTILE_DEVICE void store_segment_words(unsigned char* segment, unsigned word, int lane) {
+  const unsigned previous = __shfl_up_sync(0xffffffffu, word, 1);
+  const unsigned shift = static_cast<unsigned>(reinterpret_cast<unsigned long long>(segment) & 3u);
+  // The aligned word at segment - shift + 4 lane: the previous lane's last `shift` bytes, then this
+  // lane's first 4 - shift (all of its own when shift is 0). Lane 0's would start before the segment.
+  if (lane > 0 || shift == 0)
+    *reinterpret_cast<unsigned*>(segment - shift + 4 * lane) = __funnelshift_l(previous, word, 8 * shift);
+  if (shift != 0 && (lane == 0 || lane == warp_lanes - 1)) {
+    // The partial words at the ends: lane 0's first 4 - shift bytes, lane 31's last `shift`.
+#pragma unroll
+    for (unsigned b = 0; b < 4; ++b)
+      if ((lane == 0) == (b < 4 - shift)) segment[4 * lane + b] = static_cast<unsigned char>(word >> (8 * b));
+  }
+}
+
+// A WordTransposeLayout tile stored transposed into a region wholly inside `global` (unit x
+// stride): each warp takes word columns m (and groups q of 32 blocks down); lane l reads the block
+// of word_elems rows from row word_elems * (32 q + l), transposes it in registers, and the warp
+// stores each of its columns as 128 consecutive bytes of one global row (store_segment_words).
+template <class T, class Layout, class Global, class Group>
+SMEMTILE_DEVICE void tile_to_global_transposed_words(TileRef<T, Layout> tile, const Global& global, Coord origin,
+                                                     Group group) {
+  using Element = std::remove_const_t<T>;
+  constexpr Layout layout{};
+  constexpr int V = Layout::word_elems;
+  constexpr int warps = Group::static_size / warp_lanes;
+  constexpr int groups = layout.cols() / V;                     // word columns
+  constexpr int tasks = layout.rows() / (V * warp_lanes) * groups;  // (q, m) pairs
+  constexpr int per_warp = (tasks + warps - 1) / warps;
+  const int rank = static_cast<int>(group.rank());
+  const int lane = rank % warp_lanes, warp = rank / warp_lanes;
+#pragma unroll
+  for (int i = 0; i < per_warp; ++i) {
+    const int task = warp + i * warps;
+    if (tasks % warps != 0 && task >= tasks) break;  // the same for the whole warp
+    const int q = task / groups, m = task % groups;
+    unsigned in[V], out[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      in[j] = *reinterpret_cast<const unsigned*>(tile.data() + layout.offset(V * (warp_lanes * q + lane) + j, V * m));
+    transpose_word_square<static_cast<int>(sizeof(Element))>(in, out);
+#pragma unroll
+    for (int a = 0; a < V; ++a) {
+      // Tile column V m + a is global row origin.row + V m + a, from column origin.col + 32 V q.
+      Element* row = const_cast<Element*>(global_pointer(global, origin.row + V * m + a, origin.col + warp_lanes * V * q));
+      store_segment_words(reinterpret_cast<unsigned char*>(row), out[a], lane);
+    }
+  }
+}
+
+// Compile-time checks of a WordTransposeLayout tile of Element.
+template <class Layout, class Element>
+struct WordBlocksChecked {
+  static_assert(sizeof(Element) * Layout::word_elems == 4, "smemtile transpose: the tile's element size differs");
+  static_assert(word_blocks_conflict_free(Layout{}),
+                "smemtile transpose: the bank model finds conflicts in this WordTransposeLayout's block pattern");
+  static constexpr bool value = true;
+};
+
 // Compile-time checks of a TransposeLayout tile of Element (a type, so device code can name it).
 template <class Layout, class Element>
 struct TransposeBlocksChecked {
@@ -334,6 +427,18 @@ SMEMTILE_DEVICE void copy_tile_to_global_transposed(Tile&& tile, const Global& g
       }
     }
     detail::tile_to_global_transposed_blocks(view, global, origin, group);
+  } else if constexpr (detail::IsWordTransposeLayout<Layout>::value) {
+    static_assert(detail::WordBlocksChecked<Layout, Element>::value, "");
+    detail::check_global_view(global);
+    if constexpr (Group::static_size > 0 && Group::static_size % warp_lanes == 0) {
+      if (global.stride(1) == 1 && detail::region_inside(global, origin, view.cols(), view.rows())) {
+        detail::tile_to_global_transposed_words(view, global, origin, group);
+        return;
+      }
+    }
+    // Regions reaching outside the array, and groups that are not whole warps: element by element
+    // through the transposed view, accepting the conflicts of reading columns (edges only).
+    detail::copy<false, detail::SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
   } else {
     copy_tile_to_global(view.transposed(), global, origin, group);
   }
@@ -351,6 +456,9 @@ SMEMTILE_DEVICE void copy_global_to_tile_transposed(const Global& global, Coord 
   using Element = std::remove_const_t<typename View::element_type>;
   static_assert(!std::is_const<typename View::element_type>::value,
                 "smemtile copy_global_to_tile_transposed: the tile is read-only (const)");
+  static_assert(!detail::IsWordTransposeLayout<Layout>::value,
+                "smemtile copy_global_to_tile_transposed: a WordTransposeTile is for storing transposed; load "
+                "transposed into a TransposeTile or a padded tile");
   if constexpr (detail::IsTransposeLayout<Layout>::value) {
     static_assert(detail::TransposeBlocksChecked<Layout, Element>::value, "");
     detail::check_global_view(global);

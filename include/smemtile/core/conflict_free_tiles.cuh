@@ -13,7 +13,7 @@
 #include "layout.cuh"            // RuntimePaddedLayout
 #include "static_tile.cuh"       // BasicStaticTile, StaticTile
 #include "swizzled_layout.cuh"   // SwizzledLayout
-#include "transpose_layout.cuh"  // TransposeLayout
+#include "transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout
 
 namespace smemtile {
 
@@ -77,5 +77,12 @@ using SwizzledTile = BasicStaticTile<T, SwizzledLayout<Rows, Cols, static_cast<i
 /// 128-byte lines.
 template <class T, int Rows, int Cols>
 using TransposeTile = BasicStaticTile<T, TransposeLayout<Rows, Cols, static_cast<int>(sizeof(T))>>;
+
+/// A tile for transposing 1- and 2-byte elements to rows that are not 16-byte aligned: written by
+/// rows in 4-byte words, read in blocks of 4 / sizeof(T) rows by one word, one block per lane, both
+/// conflict-free (WordTransposeLayout; block/transpose.cuh). Rows a multiple of 128 / sizeof(T)
+/// (32 blocks), rows of whole 128-byte lines.
+template <class T, int Rows, int Cols>
+using WordTransposeTile = BasicStaticTile<T, WordTransposeLayout<Rows, Cols, static_cast<int>(sizeof(T))>>;
 
 }  // namespace smemtile

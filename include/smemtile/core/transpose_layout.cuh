@@ -8,6 +8,11 @@
 //     different chunk slots, so reading a block per thread (16-byte pieces of its rows for 4-, 8-,
 //     16-byte elements, 4-byte words for 1- and 2-byte ones) is conflict-free too.
 // block/transpose.cuh reads it that way; the bank model checks both patterns at compile time.
+//
+// WordTransposeLayout is the same idea at 4-byte granularity, for 1- and 2-byte elements going to
+// rows that are not 16-byte aligned: a warp reads blocks of 4 (bytes) or 2 (halves) rows by one
+// 4-byte word, one block per lane down a column, and realigns the words it stores with its
+// neighbours' (block/transpose.cuh).
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
@@ -53,6 +58,43 @@ struct TransposeLayout {
   /// Storage offset of (row, col): its chunk's position in the line XOR (row / block_rows) % 8.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (((col / chunk_elems) ^ ((row / block_rows) & 7)) * chunk_elems) + col % chunk_elems;
+  }
+};
+
+/// Rows x Cols elements of 1 or 2 bytes, row-major, in 4-byte words XOR-swizzled by word row: word
+/// w of row r sits at word w ^ ((r / word_elems) % 32) of its 32-word group. A warp writing a row
+/// in words, or reading one word of 32 consecutive blocks of word_elems rows (one block per lane),
+/// touches every bank once.
+template <int Rows, int Cols, int ElemBytes>
+struct WordTransposeLayout {
+  static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile::WordTransposeLayout: elements of 1 or 2 bytes");
+  /// Elements in one 4-byte word: the rows (and columns) of a register block.
+  static constexpr int word_elems = 4 / ElemBytes;
+  static_assert(Cols > 0 && (Cols * ElemBytes) % 128 == 0,
+                "smemtile::WordTransposeLayout: a row must be a whole number of 128-byte lines (Cols * sizeof(T) a "
+                "multiple of 128), so that the word swizzle stays inside the row");
+  static_assert(Rows > 0 && Rows % (32 * word_elems) == 0,
+                "smemtile::WordTransposeLayout: Rows must be a multiple of 32 blocks of 4 / sizeof(T) rows (one per "
+                "lane of a warp)");
+  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
+                "smemtile: tile storage does not fit in a 32-bit element offset");
+
+  static constexpr bool is_static = true;     ///< the shape is in the type
+  static constexpr int rank = 2;              ///< accessed as t(row, col)
+  static constexpr int vector_bytes = 4;      ///< 4-byte words stay whole
+  static constexpr int base_alignment = 128;  ///< the swizzle assumes lines start at bank 0
+
+  /// Number of rows.
+  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
+  /// Number of columns.
+  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
+  /// Elements from the start of one row to the start of the next.
+  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
+  /// Elements of storage (no padding).
+  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
+  /// Storage offset of (row, col): its word's position XOR (row / word_elems) % 32.
+  SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
+    return row * Cols + (((col / word_elems) ^ ((row / word_elems) & 31)) * word_elems) + col % word_elems;
   }
 };
 
