@@ -19,7 +19,10 @@
 // moves whole 16-byte vectors, coalesced, and the shared side is conflict-free (a static_assert asks
 // the bank model). Where the global
 // addresses are not aligned for that, or the region reaches outside the array, the same blocks are
-// moved element by element on the global side. Other tiles (padded ones, say) go through the
+// moved element by element on the global side. A WordTransposeTile (1- and 2-byte elements, for
+// rows that are not 16-byte aligned) is stored in 4 x 4 byte (2 x 2 half) blocks, one per lane down
+// a column, each warp writing 128 consecutive bytes of a row as aligned words joined with its
+// neighbour lane's; it is only stored transposed. Other tiles (padded ones, say) go through the
 // transposed view, one element at a time, which the bank model must also find conflict-free.
 #pragma once
 

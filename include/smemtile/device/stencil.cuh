@@ -293,6 +293,15 @@ SMEMTILE_DEVICE void write_boundary(TileRef<T, Layout> tile, const Global& globa
   }
 }
 
+// Point (j, i) of this thread in a tile of Rows rows (j < Rows / 8, i < cols / 32): Rows / 8
+// consecutive rows per thread (neighbouring points share their reads along y), columns 32 apart (a
+// warp reads and writes whole rows). The 2D and 3D kernels' one mapping of threads to points.
+template <int Rows>
+SMEMTILE_DEVICE Coord stencil_point(int j, int i) {
+  static_assert(stencil_threads == 256 && Rows % 8 == 0, "eight warps, Rows / 8 rows each");
+  return Coord{static_cast<int>(threadIdx.x) / 32 * (Rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+}
+
 // 2D: tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes
 // tiles b, b + gridDim.x, ... through a ring of stages_2d + 2 slots: stages_2d tiles load while one
 // is computed, and the slot written next was last read two steps ago (one barrier per step).
@@ -323,12 +332,13 @@ __global__ void __launch_bounds__(stencil_threads, 2)
     else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: keep one per stage
   }
   const int out_rows = static_cast<int>(out.extent(0)), out_cols = static_cast<int>(out.extent(1));
-  int slot = 0, ahead = stages;
-  unsigned parity = 0;
-  for (; t < tiles; t += step) {
-    if (t + stages * step < tiles) start(t + stages * step, ahead);
+  // Step k computes tile t in slot k % slots (its barrier's phase: (k / slots) % 2) and starts
+  // loading the tile `stages` steps ahead into slot (k + stages) % slots, as the 3D sweep does.
+  for (int k = 0; t < tiles; t += step, ++k) {
+    const int slot = k % slots;
+    if (t + stages * step < tiles) start(t + stages * step, (k + stages) % slots);
     else if constexpr (!UseTma) async_copy_commit();
-    if constexpr (UseTma) wait_tma_slot(landed[slot], parity);
+    if constexpr (UseTma) wait_tma_slot(landed[slot], static_cast<unsigned>(k / slots) & 1u);
     else async_copy_wait<stages>();  // all but the newest `stages` groups: tile t
     __syncthreads();
     const Coord origin = origin_of(t);
@@ -343,20 +353,11 @@ __global__ void __launch_bounds__(stencil_threads, 2)
     for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
       for (int i = 0; i < cols / 32; ++i) {
-        // rows / 8 consecutive rows per thread (neighbouring points share their reads along y), columns
-        // 32 apart (a warp reads and writes whole rows).
-        const Coord at{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
+        const Coord at = stencil_point<rows>(j, i);
         const Coord g = origin + at;
         if (g.row < out_rows && g.col < out_cols)
           element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
       }
-    if (slot == slots - 1) {
-      slot = 0;
-      parity ^= 1u;
-    } else {
-      ++slot;
-    }
-    ahead = ahead == slots - 1 ? 0 : ahead + 1;
   }
 }
 
@@ -449,11 +450,7 @@ __global__ void __launch_bounds__(stencil_threads,
     if (k < planes) start(k);
     else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
   }
-  // Each thread's points: rows_3d / 8 consecutive rows (neighbouring points share their reads along
-  // y) by cols_3d / 32 columns 32 apart (a warp reads and writes whole rows).
-  const auto point = [](int j, int i) {
-    return Coord{static_cast<int>(threadIdx.x) / 32 * (rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
-  };
+  const auto point = [](int j, int i) { return stencil_point<rows>(j, i); };
   // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz.
   T column[star ? rows / 8 : 1][star ? cols / 32 : 1][2 * Radius + 1] = {};
   for (int k = 0; k < planes; ++k) {
