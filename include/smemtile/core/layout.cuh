@@ -54,6 +54,29 @@ struct PaddedLayout {
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) { return row * (Cols + Pad) + col; }
 };
 
+/// The shape part shared by the XOR-swizzled layouts (SwizzledLayout, TransposeLayout,
+/// WordTransposeLayout): Rows rows of Cols elements with no padding, whose swizzle assumes that
+/// the tile starts where bank 0 does. Each adds vector_bytes and offset().
+template <int Rows, int Cols>
+struct UnpaddedSwizzledShape {
+  static_assert(Rows > 0, "smemtile: a tile needs at least one row (Rows must be > 0)");
+  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
+                "smemtile: tile storage does not fit in a 32-bit element offset");
+
+  static constexpr bool is_static = true;     ///< the shape is in the type
+  static constexpr int rank = 2;              ///< accessed as t(row, col)
+  static constexpr int base_alignment = 128;  ///< the swizzles assume lines start at bank 0
+
+  /// Number of rows.
+  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
+  /// Number of columns.
+  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
+  /// Elements from the start of one row to the start of the next.
+  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
+  /// Elements of storage (no padding).
+  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
+};
+
 /// PaddedLayout with its shape known only at run time (RuntimeTile, thread blocks).
 struct RuntimePaddedLayout {
   int rows_;  ///< number of rows

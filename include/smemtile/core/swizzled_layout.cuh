@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "layout.cuh"     // UnpaddedSwizzledShape
 
 namespace smemtile {
 
@@ -16,7 +17,7 @@ namespace smemtile {
 /// two or a multiple of V. The promise holds only if the tile starts on a 128-byte boundary
 /// (base_alignment), where bank 0 begins.
 template <int Rows, int Cols, int ElemBytes>
-struct SwizzledLayout {
+struct SwizzledLayout : UnpaddedSwizzledShape<Rows, Cols> {
   static_assert(ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
                 "smemtile::SwizzledLayout: the XOR swizzle is defined for 4-, 8- and 16-byte elements only "
                 "(use a padded tile, e.g. AutoPaddedTile, for 1- and 2-byte elements)");
@@ -29,25 +30,12 @@ struct SwizzledLayout {
   static_assert(Rows % line_elems == 0 || (Rows < line_elems && (Rows & (Rows - 1)) == 0),
                 "smemtile::SwizzledLayout: Rows must be a power of two below 128 / ElemBytes or a multiple of "
                 "it, otherwise a warp's column run wraps onto XOR masks it already used");
-  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
-                "smemtile: tile storage does not fit in a 32-bit element offset");
 
-  static constexpr bool is_static = true;                 ///< the shape is in the type
-  static constexpr int rank = 2;                          ///< accessed as t(row, col)
   static constexpr int vector_bytes = ElemBytes;         ///< elements are permuted inside each line
-  static constexpr int base_alignment = 128;              ///< bank 0 starts every 128 bytes
   /// Row r XORs its in-line position with (r * row_spread) % V: distinct for V consecutive rows, and
   /// for tiles of fewer rows the columns a warp reads next (col + 1, ...) fill the gaps.
   static constexpr int row_spread = Rows < line_elems ? line_elems / Rows : 1;
 
-  /// Number of rows.
-  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
-  /// Number of columns.
-  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
-  /// Elements from the start of one row to the start of the next.
-  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
-  /// Elements of storage (no padding).
-  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
   /// Storage offset of element (row, col): the column's position inside its line XOR the row's mask.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (col & ~(line_elems - 1)) + ((col & (line_elems - 1)) ^ ((row * row_spread) & (line_elems - 1)));

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "layout.cuh"     // UnpaddedSwizzledShape
 
 namespace smemtile {
 
@@ -24,7 +25,7 @@ namespace smemtile {
 /// rows (the elements of one 16-byte chunk of the transposed output, 16 / ElemBytes) of one
 /// 16-byte chunk (4-, 8- and 16-byte elements) or one 4-byte word (1- and 2-byte elements).
 template <int Rows, int Cols, int ElemBytes>
-struct TransposeLayout {
+struct TransposeLayout : UnpaddedSwizzledShape<Rows, Cols> {
   static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
                 "smemtile::TransposeLayout: elements of 1, 2, 4, 8 or 16 bytes");
   /// Elements in one 16-byte chunk.
@@ -39,22 +40,9 @@ struct TransposeLayout {
   static_assert(Rows > 0 && Rows % (8 * block_rows) == 0,
                 "smemtile::TransposeLayout: Rows must be a multiple of 8 blocks of block_rows rows (128 / sizeof(T)), "
                 "so that eight consecutive blocks read down a column fill the eight chunk slots of a line");
-  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
-                "smemtile: tile storage does not fit in a 32-bit element offset");
 
-  static constexpr bool is_static = true;     ///< the shape is in the type
-  static constexpr int rank = 2;              ///< accessed as t(row, col)
   static constexpr int vector_bytes = 16;     ///< 16-byte chunks stay whole
-  static constexpr int base_alignment = 128;  ///< the swizzle assumes lines start at bank 0
 
-  /// Number of rows.
-  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
-  /// Number of columns.
-  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
-  /// Elements from the start of one row to the start of the next.
-  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
-  /// Elements of storage (no padding).
-  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
   /// Storage offset of (row, col): its chunk's position in the line XOR (row / block_rows) % 8.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (((col / chunk_elems) ^ ((row / block_rows) & 7)) * chunk_elems) + col % chunk_elems;
@@ -66,7 +54,7 @@ struct TransposeLayout {
 /// in words, or reading one word of 32 consecutive blocks of word_elems rows (one block per lane),
 /// touches every bank once.
 template <int Rows, int Cols, int ElemBytes>
-struct WordTransposeLayout {
+struct WordTransposeLayout : UnpaddedSwizzledShape<Rows, Cols> {
   static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile::WordTransposeLayout: elements of 1 or 2 bytes");
   /// Elements in one 4-byte word: the rows (and columns) of a register block.
   static constexpr int word_elems = 4 / ElemBytes;
@@ -76,22 +64,9 @@ struct WordTransposeLayout {
   static_assert(Rows > 0 && Rows % (32 * word_elems) == 0,
                 "smemtile::WordTransposeLayout: Rows must be a multiple of 32 blocks of 4 / sizeof(T) rows (one per "
                 "lane of a warp)");
-  static_assert(static_cast<long long>(Rows) * Cols < (1LL << 31),
-                "smemtile: tile storage does not fit in a 32-bit element offset");
 
-  static constexpr bool is_static = true;     ///< the shape is in the type
-  static constexpr int rank = 2;              ///< accessed as t(row, col)
   static constexpr int vector_bytes = 4;      ///< 4-byte words stay whole
-  static constexpr int base_alignment = 128;  ///< the swizzle assumes lines start at bank 0
 
-  /// Number of rows.
-  SMEMTILE_HOST_DEVICE static constexpr int rows() { return Rows; }
-  /// Number of columns.
-  SMEMTILE_HOST_DEVICE static constexpr int cols() { return Cols; }
-  /// Elements from the start of one row to the start of the next.
-  SMEMTILE_HOST_DEVICE static constexpr int row_stride() { return Cols; }
-  /// Elements of storage (no padding).
-  SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * Cols; }
   /// Storage offset of (row, col): its word's position XOR (row / word_elems) % 32.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (((col / word_elems) ^ ((row / word_elems) & 31)) * word_elems) + col % word_elems;
