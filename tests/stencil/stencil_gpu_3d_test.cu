@@ -3,7 +3,7 @@
 // planes along z.
 //
 // As in stencil_gpu_test.cu (stencil_gpu_common.cuh does the checking): random extents (1 x 1 x 1,
-// 1 x 1 x n, n x 1 x 1, 1 x n x 1, smaller than the halo, depths just past one 64-plane chunk,
+// 1 x 1 x n, n x 1 x 1, 1 x n x 1, smaller than the halo, depths just past one chunk of planes,
 // below one tile, a little above, random up to 40^3; up to 20^3 for box stencils of radius 3 and
 // 4), random pitches and slice pitches (gaps between planes), base offsets of 0..3 elements, poisoned
 // outputs (offset, padding, gaps and guard stay poison), every element against the host reference.
@@ -11,7 +11,7 @@
 // Coverage: every policy with star radius 1 on float; radii 1..4 with star and box on float with
 // reflect (box radius 4 reads 729 points); box radius 1 with constant and periodic; double (star
 // radius 4 included: the ring of 9 planes of 8-byte elements just fits 48 KB) and int for a few
-// combinations; volumes of 130 x 70 x 90 crossing three 64-plane chunks.
+// combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3).
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -46,7 +46,7 @@ TEST_CASE("device_stencil 3D double and int") {
   random_stencils<3, 2, star, kZero, int>(cases, rng);
 }
 
-TEST_CASE("device_stencil 3D: volumes crossing several 64-plane chunks") {
+TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {
   STENCIL_TEST_SEEDED_RNG(rng);
   fixed_stencil<3, 4, star, kReflect, float>(130, 70, 90, false, rng);
   fixed_stencil<3, 1, box, kPeriodic, float>(130, 70, 90, false, rng);
