@@ -252,7 +252,7 @@ struct SyncMove {
 };
 
 // The 4 bytes at `p`, read as the two aligned 4-byte words holding them, shifted together. Both
-// words must lie inside the array (realigned_words_inside says so for a region).
+// words must lie inside the array (words_realignable checks it for a region).
 SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
   const unsigned char* bytes = static_cast<const unsigned char*>(p);
   const unsigned shift = static_cast<unsigned>(reinterpret_cast<unsigned long long>(bytes) & 3u);
@@ -262,8 +262,9 @@ SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
 
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
 // ToTile: global -> tile, else tile -> global. Realign (loads of 4-byte units of 1- and 2-byte
-// elements from rows that are not 4-byte aligned): each unit is read as aligned words and shifted
-// (load_realigned_word), a quarter of the loads of moving the elements one by one.
+// elements from rows that are not 4-byte aligned): each unit is read as the two aligned words
+// around it and shifted (load_realigned_word), and stored to the tile as one word, rather than
+// moving its elements one by one (bytes: 2 loads and 1 store per 4 bytes instead of 4 and 4).
 template <bool ToTile, int Bytes, class Mover, bool Realign = false, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {

@@ -14,9 +14,11 @@
 // stores (pointer, pitch and batch stride multiples of 16 bytes), the tile is a TransposeTile: loaded
 // in 16-byte chunks where the input allows (element by element otherwise) and stored by
 // copy_tile_to_global_transposed in register blocks of 16-byte columns (block/transpose.cuh). Where
-// it does not, the tile is padded and both sides move element by element, coalesced: a warp's
-// stores then cover consecutive elements of one output row rather than every fourth. Both tiles
-// are conflict-free for their accesses (checked at compile time).
+// it does not, and for all 8- and 16-byte elements, the tile is tall and padded and both sides move
+// element by element, coalesced: a warp's stores then cover consecutive elements of one output row
+// rather than every fourth (bytes take a WordTransposeTile instead: 4 x 4 byte blocks whose words
+// each warp realigns). 1- and 2-byte rows that are not 4-byte aligned are loaded as realigned words.
+// Every tile is conflict-free for its accesses (checked at compile time).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -115,8 +117,7 @@ struct TransposeWordTileShape {
 };
 
 /// The padded tile device_transpose uses for 8- and 16-byte elements, and for 2- and 4-byte
-/// elements where the output's rows cannot take 16-byte stores (odd pitches, say): rows x cols/// The padded tile device_transpose uses for 8- and 16-byte elements, and for 4-byte elements
-/// where the output's rows cannot take 16-byte stores (odd pitches, say): rows x cols
+/// elements where the output's rows cannot take 16-byte stores (odd pitches, say): rows x cols
 /// elements of ElemBytes bytes plus `pad` unused elements after each row, so that a warp walking a
 /// row or a column touches every bank once. Tall tiles: each output row gets `rows` consecutive
 /// elements from one block (128 to 1024 bytes), so fewer of its 32-byte sectors are written partly
@@ -220,15 +221,24 @@ struct UnalignedTransposeTile<Bits, 1> {
   using type = WordTransposeTile<Bits, TransposeWordTileShape<1>::rows, TransposeWordTileShape<1>::cols>;
 };
 
+inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
+  LaunchStatus status;
+  status.error = error;
+  status.message = std::move(message);
+  return status;
+}
+
 // Launches transpose_kernel with Tile: one block per tile and matrix.
 template <class Tile, class Bits>
-cudaError_t launch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                             long long stride_in, long long stride_out, cudaStream_t stream) {
+LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                              long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr auto layout = Tile::layout();
   const int tiles_across = (cols + layout.cols() - 1) / layout.cols();
   const int tiles_down = (rows + layout.rows() - 1) / layout.rows();
   const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
-  if (tiles > INT_MAX) return cudaErrorInvalidConfiguration;
+  if (tiles > INT_MAX)
+    return transpose_status(cudaErrorInvalidValue, "smemtile::device_transpose: the matrix has more than 2^31 - 1 "
+                                                   "tiles, more than one grid holds");
   constexpr int max_grid_y = 65535;
   const int grid_y = batch < max_grid_y ? batch : max_grid_y;
   const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(grid_y),
@@ -236,15 +246,12 @@ cudaError_t launch_transpose(const Bits* in, Bits* out, int rows, int cols, int 
   transpose_kernel<Tile><<<grid, transpose_threads, 0, stream>>>(in, out, rows, cols, ld_in, ld_out, batch, stride_in,
                                                                  stride_out, tiles_down, tiles_across,
                                                                  transpose_group_rows);
-  return cudaGetLastError();
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess)
+    return transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
+  return LaunchStatus{};
 }
 
-inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
-  LaunchStatus status;
-  status.error = error;
-  status.message = std::move(message);
-  return status;
-}
 
 }  // namespace detail
 
@@ -271,25 +278,15 @@ LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in
   const Bits* in_bits = reinterpret_cast<const Bits*>(in);
   Bits* out_bits = reinterpret_cast<Bits*>(out);
   using UnalignedTile = typename detail::UnalignedTransposeTile<Bits>::type;
-  cudaError_t error = cudaSuccess;
   if constexpr (E <= 4) {
     // Register blocks of 16-byte columns pay off where the output takes 16-byte stores.
     using VectorTile = TransposeTile<Bits, TransposeTileShape<E>::rows, TransposeTileShape<E>::cols>;
-    error = detail::rows_16_byte_aligned(out, ld_out, stride_out, batch, E)
-                ? detail::launch_transpose<VectorTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                       stride_out, stream)
-                : detail::launch_transpose<UnalignedTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch,
-                                                          stride_in, stride_out, stream);
-  } else {
-    error = detail::launch_transpose<UnalignedTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                    stride_out, stream);
+    if (detail::rows_16_byte_aligned(out, ld_out, stride_out, batch, E))
+      return detail::launch_transpose<VectorTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                  stride_out, stream);
   }
-  if (error == cudaErrorInvalidConfiguration)
-    return detail::transpose_status(error, "smemtile::device_transpose: the matrix has more tiles than a grid holds");
-  if (error != cudaSuccess)
-    return detail::transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") +
-                                               cudaGetErrorString(error));
-  return LaunchStatus{};
+  return detail::launch_transpose<UnalignedTile>(in_bits, out_bits, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                 stride_out, stream);
 }
 
 /// Transposes one dense matrix: out (cols x rows) = in (rows x cols) transposed.
