@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <climits>      // INT_MAX
+#include <cstring>      // std::memcpy (register reinterpretation)
 #include <string>
 #include <type_traits>  // std::is_trivially_copyable, std::remove_const_t
 
@@ -380,6 +381,36 @@ struct StarColumnNeighborhood {
   }
 };
 
+// The neighbourhood of point `s` of a strip of consecutive points of one row, held in registers:
+// `row` the strip's row with `side` values on each side, `up_down` the strip's columns in the rows
+// dy = -Radius ... -1, 1 ... Radius, `column` the point's values along z (a star stencil reads
+// nothing else).
+template <int Radius, class T, int Strip, int Side>
+struct StarStripNeighborhood {
+  const T* row;      // Strip + 2 Side values: the strip's first point at [Side]
+  const T* up_down;  // 2 Radius rows of Strip values, dy = -Radius first
+  const T* column;   // 2 Radius + 1 values along z, the point's own at [Radius]
+  int s;             // the point's position in the strip
+
+  SMEMTILE_DEVICE T center() const { return column[Radius]; }
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, dz, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
+                   Radius);
+    if (dz != 0 || (dy == 0 && dx == 0)) return column[Radius + dz];
+    if (dy == 0) return row[Side + s + dx];
+    return up_down[(dy < 0 ? Radius + dy : Radius + dy - 1) * Strip + s];
+  }
+};
+
+// The Strip (16 / sizeof(T)) elements of a 16-byte aligned run of a plane's row, into registers.
+template <class T, class Layout, int Strip>
+SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* values) {
+  static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
+  const uint4 v = *reinterpret_cast<const uint4*>(plane.data() + Layout{}.offset(row, col));
+  std::memcpy(values, &v, sizeof(v));
+}
+
 // 3D: block (x, y, z) computes the xy tile (y, x) of planes z * planes_3d ... (a chunk), sweeping
 // along z through a ring of planes in shared memory: sweep plane k (z = first - Radius + k) lives in
 // slot k % ring and is loaded `ahead` steps before it is needed. Step k waits for plane k; from
@@ -451,8 +482,20 @@ __global__ void __launch_bounds__(stencil_threads,
     else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
   }
   const auto point = [](int j, int i) { return stencil_point<rows>(j, i); };
-  // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz.
-  T column[star ? rows / 8 : 1][star ? cols / 32 : 1][2 * Radius + 1] = {};
+  // Star stencils of 4-byte elements from radius 2 on, default tiles: each thread computes one strip
+  // of 4 consecutive points of a row and reads the plane in 16-byte vectors (3 for the row, one per
+  // row above and below) rather than one element per neighbour per point: a third of the shared
+  // loads, which bound these stencils.
+  constexpr int strip = 16 / static_cast<int>(sizeof(T));
+  constexpr bool strips = star && sizeof(T) == 4 && Radius >= 2 && !Shape_::wide_3d && cols % strip == 0 &&
+                          32 % (cols / strip) == 0 && rows == 8 * (32 / (cols / strip));
+  constexpr int side = Shape_::halo_cols;  // Radius rounded up to whole 16-byte vectors
+  const Coord strip_at{static_cast<int>(threadIdx.x) / 32 * (32 / (cols / strip)) +
+                           static_cast<int>(threadIdx.x) % 32 / (cols / strip),
+                       static_cast<int>(threadIdx.x) % (cols / strip) * strip};
+  // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0,
+  // i the point's position in the strip).
+  T column[star ? (strips ? 1 : rows / 8) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
   for (int k = 0; k < planes; ++k) {
     if (k + ahead < planes) start(k + ahead);
     else if constexpr (!UseTma) async_copy_commit();
@@ -461,7 +504,46 @@ __global__ void __launch_bounds__(stencil_threads,
     __syncthreads();
     if (write_policy(k)) __syncthreads();
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
-    if constexpr (star) {
+    if constexpr (strips) {
+      T newest[strip];
+      load_strip<T, Layout, strip>(ring[k % slots], strip_at.row, strip_at.col, newest);
+#pragma unroll
+      for (int i = 0; i < strip; ++i) {
+#pragma unroll
+        for (int dz = 0; dz < 2 * Radius; ++dz) column[0][i][dz] = column[0][i][dz + 1];
+        column[0][i][2 * Radius] = newest[i];
+      }
+      if (k < 2 * Radius) continue;
+      const TileRef<T, Layout> centre = ring[(k - Radius) % slots];
+      T row[strip + 2 * side], up_down[2 * Radius][strip];
+#pragma unroll
+      for (int q = 0; q < (strip + 2 * side) / strip; ++q)
+        load_strip<T, Layout, strip>(centre, strip_at.row, strip_at.col - side + q * strip, row + q * strip);
+#pragma unroll
+      for (int d = 1; d <= Radius; ++d) {
+        load_strip<T, Layout, strip>(centre, strip_at.row - d, strip_at.col, up_down[Radius - d]);
+        load_strip<T, Layout, strip>(centre, strip_at.row + d, strip_at.col, up_down[Radius + d - 1]);
+      }
+      const Coord g = origin + strip_at;
+      T result[strip];
+#pragma unroll
+      for (int i = 0; i < strip; ++i) {
+        const StarStripNeighborhood<Radius, T, strip, side> n{row, &up_down[0][0], column[0][i], i};
+        result[i] = static_cast<T>(op(n));
+      }
+      if (g.row < out_rows) {
+        T* first = &element(out, z, g.row, g.col);
+        if (g.col + strip <= out_cols && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
+          uint4 v;
+          std::memcpy(&v, result, sizeof(v));
+          *reinterpret_cast<uint4*>(first) = v;
+        } else {
+#pragma unroll
+          for (int i = 0; i < strip; ++i)
+            if (g.col + i < out_cols) first[i] = result[i];
+        }
+      }
+    } else if constexpr (star) {
       const TileRef<T, Layout> newest = ring[k % slots];
 #pragma unroll
       for (int j = 0; j < rows / 8; ++j)
