@@ -362,42 +362,48 @@ __global__ void __launch_bounds__(stencil_threads, 2)
   }
 }
 
-// The neighbourhood of a point of a 3D star stencil whose values along z are in registers:
-// column[Radius + dz] is the point's value in plane z + dz; the neighbours along x and y (and only
-// those: a star reads the axes) come from plane z in shared memory.
-template <int Radius, class T, class Layout>
-struct StarColumnNeighborhood {
-  TileRef<T, Layout> plane;  // plane z
-  const T* column;           // the point's 2 Radius + 1 values along z
-  Coord at;                  // the point, in the plane's interior coordinates
+// What the 3D star neighbourhoods share: the point's values along z, in registers (column[Radius +
+// dz] is its value in plane z + dz), and the check that an offset lies on the axes within Radius.
+template <int Radius, class T>
+struct StarZColumn {
+  const T* column;  // the point's 2 Radius + 1 values along z
 
   SMEMTILE_DEVICE T center() const { return column[Radius]; }
-  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+  // Whether the column holds offset (dz, dy, dx) (off the centre plane, or the point itself);
+  // debug builds check that the offset is one a star of Radius may read.
+  SMEMTILE_DEVICE bool in_column(int dz, int dy, int dx) const {
     SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, dz, dy, dx),
                    "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
                    Radius);
-    if (dz != 0 || (dy == 0 && dx == 0)) return column[Radius + dz];
+    return dz != 0 || (dy == 0 && dx == 0);
+  }
+};
+
+// The neighbourhood of a point of a 3D star stencil: along z from its column (StarZColumn), along
+// x and y (and only those: a star reads the axes) from plane z in shared memory.
+template <int Radius, class T, class Layout>
+struct StarColumnNeighborhood : StarZColumn<Radius, T> {
+  TileRef<T, Layout> plane;  // plane z
+  Coord at;                  // the point, in the plane's interior coordinates
+
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    if (this->in_column(dz, dy, dx)) return this->column[Radius + dz];
     return plane(at.row + dy, at.col + dx);
   }
 };
 
-// The neighbourhood of point `s` of a strip of consecutive points of one row, held in registers:
-// `row` the strip's row with `side` values on each side, `up_down` the strip's columns in the rows
-// dy = -Radius ... -1, 1 ... Radius, `column` the point's values along z (a star stencil reads
-// nothing else).
+// The neighbourhood of point `s` of a strip of consecutive points of one row, all in registers:
+// along z its column (StarZColumn), `row` the strip's row with `Side` values on each side,
+// `up_down` the strip's columns in the rows dy = -Radius ... -1, 1 ... Radius (a star stencil
+// reads nothing else).
 template <int Radius, class T, int Strip, int Side>
-struct StarStripNeighborhood {
+struct StarStripNeighborhood : StarZColumn<Radius, T> {
   const T* row;      // Strip + 2 Side values: the strip's first point at [Side]
   const T* up_down;  // 2 Radius rows of Strip values, dy = -Radius first
-  const T* column;   // 2 Radius + 1 values along z, the point's own at [Radius]
   int s;             // the point's position in the strip
 
-  SMEMTILE_DEVICE T center() const { return column[Radius]; }
   SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
-    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, dz, dy, dx),
-                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
-                   Radius);
-    if (dz != 0 || (dy == 0 && dx == 0)) return column[Radius + dz];
+    if (this->in_column(dz, dy, dx)) return this->column[Radius + dz];
     if (dy == 0) return row[Side + s + dx];
     return up_down[(dy < 0 ? Radius + dy : Radius + dy - 1) * Strip + s];
   }
@@ -528,7 +534,7 @@ __global__ void __launch_bounds__(stencil_threads,
       T result[strip];
 #pragma unroll
       for (int i = 0; i < strip; ++i) {
-        const StarStripNeighborhood<Radius, T, strip, side> n{row, &up_down[0][0], column[0][i], i};
+        const StarStripNeighborhood<Radius, T, strip, side> n{{column[0][i]}, row, &up_down[0][0], i};
         result[i] = static_cast<T>(op(n));
       }
       if (g.row < out_rows) {
@@ -559,7 +565,7 @@ __global__ void __launch_bounds__(stencil_threads,
       for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
         for (int i = 0; i < cols / 32; ++i) {
-          const StarColumnNeighborhood<Radius, T, Layout> n{centre, column[j][i], point(j, i)};
+          const StarColumnNeighborhood<Radius, T, Layout> n{{column[j][i]}, centre, point(j, i)};
           const Coord g = origin + point(j, i);
           if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
         }
