@@ -496,9 +496,6 @@ __global__ void __launch_bounds__(stencil_threads,
   constexpr bool strips = star && sizeof(T) == 4 && Radius >= 2 && !Shape_::wide_3d && cols % strip == 0 &&
                           32 % (cols / strip) == 0 && rows == 8 * (32 / (cols / strip));
   constexpr int side = Shape_::halo_cols;  // Radius rounded up to whole 16-byte vectors
-  const Coord strip_at{static_cast<int>(threadIdx.x) / 32 * (32 / (cols / strip)) +
-                           static_cast<int>(threadIdx.x) % 32 / (cols / strip),
-                       static_cast<int>(threadIdx.x) % (cols / strip) * strip};
   // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0,
   // i the point's position in the strip).
   T column[star ? (strips ? 1 : rows / 8) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
@@ -511,6 +508,10 @@ __global__ void __launch_bounds__(stencil_threads,
     if (write_policy(k)) __syncthreads();
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {
+      // This thread's strip: warps take 32 / (cols / strip) rows each, lanes strips along a row.
+      constexpr int per_row = cols / strip;
+      const Coord strip_at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
+                           static_cast<int>(threadIdx.x) % per_row * strip};
       T newest[strip];
       load_strip<T, Layout, strip>(ring[k % slots], strip_at.row, strip_at.col, newest);
 #pragma unroll
@@ -594,48 +595,45 @@ inline LaunchStatus stencil_status(cudaError_t error, std::string message) {
   return status;
 }
 
-// The dynamic shared memory a block may have on the current device if it has TMA (sm_90 and
-// later), else 0: where the TMA kernels can run, and whether with the large tiles.
-inline long long stencil_tma_shared_bytes() {
-  int device = 0, major = 0, available = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&available, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  return major >= 9 ? available : 0;
+// What device_stencil needs to know of the current device, asked once per call.
+struct StencilDevice {
+  long long shared_per_block = 0;  // the most dynamic shared memory a block may opt in to
+  int multiprocessors = 0;
+  bool tma = false;                // sm_90 and later
+};
+
+inline LaunchStatus query_stencil_device(StencilDevice* device) {
+  int id = 0, major = 0, shared = 0;
+  cudaError_t error = cudaGetDevice(&id);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, id);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, id);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&device->multiprocessors, cudaDevAttrMultiProcessorCount, id);
+  if (error != cudaSuccess)
+    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+  device->shared_per_block = shared;
+  device->tma = major >= 9;
+  return LaunchStatus{};
 }
 
-// Lets `kernel` use `bytes` of dynamic shared memory and says how many of its blocks fit on one
-// multiprocessor, and how many multiprocessors the current device has; an error when the device
-// offers fewer bytes per block.
+// Lets `kernel` use `bytes` of dynamic shared memory; an error when the device offers fewer bytes
+// per block.
 template <class Kernel>
-LaunchStatus prepare_stencil_kernel(Kernel kernel, long long bytes, int* per_multiprocessor, int* multiprocessors) {
-  int device = 0, available = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&available, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (error == cudaSuccess) error = cudaDeviceGetAttribute(multiprocessors, cudaDevAttrMultiProcessorCount, device);
-  if (error != cudaSuccess)
-    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
-  if (bytes > available)
+LaunchStatus prepare_stencil_kernel(Kernel kernel, long long bytes, const StencilDevice& device) {
+  if (bytes > device.shared_per_block)
     return stencil_status(cudaErrorInvalidConfiguration,
                           "smemtile::device_stencil: this radius and element size need " + std::to_string(bytes) +
-                              " bytes of shared memory per block; this GPU allows " + std::to_string(available));
-  error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-  if (error == cudaSuccess)
-    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_multiprocessor, kernel, stencil_threads,
-                                                          static_cast<size_t>(bytes));
+                              " bytes of shared memory per block; this GPU allows " +
+                              std::to_string(device.shared_per_block));
+  const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (error != cudaSuccess)
     return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
-  if (*per_multiprocessor < 1) *per_multiprocessor = 1;
   return LaunchStatus{};
 }
 
 // 2D: about as many blocks as fit at once, each taking tiles in turn (map: TMA's, when UseTma).
 template <int Radius, StencilShape Shape, bool UseTma, bool Large, class T, class Boundary, class Op>
-LaunchStatus launch_stencil_2d(const CUtensorMap& map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
-                               Boundary boundary, Op op, cudaStream_t stream) {
+LaunchStatus launch_stencil_2d(const StencilDevice& device, const CUtensorMap& map, GlobalArray<const T, 2> in,
+                               GlobalArray<T, 2> out, Boundary boundary, Op op, cudaStream_t stream) {
   using Tiles = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
   static_assert(Tiles::shared_bytes_2d <= max_shared_bytes_per_block,
                 "smemtile::device_stencil: this radius needs more shared memory per block than any GPU has");
@@ -643,10 +641,15 @@ LaunchStatus launch_stencil_2d(const CUtensorMap& map, GlobalArray<const T, 2> i
   const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Tiles::rows_2d - 1) / Tiles::rows_2d);
   if (tiles > INT_MAX) return stencil_status(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
   const auto kernel = stencil_2d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
-  int per_multiprocessor = 0, multiprocessors = 0;
-  const LaunchStatus ready = prepare_stencil_kernel(kernel, Tiles::shared_bytes_2d, &per_multiprocessor, &multiprocessors);
+  const LaunchStatus ready = prepare_stencil_kernel(kernel, Tiles::shared_bytes_2d, device);
   if (!ready) return ready;
-  const long long resident = static_cast<long long>(per_multiprocessor) * multiprocessors;
+  int per_multiprocessor = 0;
+  const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_multiprocessor, kernel, stencil_threads, static_cast<size_t>(Tiles::shared_bytes_2d));
+  if (error != cudaSuccess)
+    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+  const long long resident = static_cast<long long>(per_multiprocessor < 1 ? 1 : per_multiprocessor) *
+                             device.multiprocessors;
   kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), stencil_threads,
            static_cast<size_t>(Tiles::shared_bytes_2d), stream>>>(map, in, out, boundary, op, static_cast<int>(across),
                                                                   static_cast<int>(tiles));
@@ -655,8 +658,8 @@ LaunchStatus launch_stencil_2d(const CUtensorMap& map, GlobalArray<const T, 2> i
 
 // 3D: one block per xy tile and chunk of planes_3d planes.
 template <int Radius, StencilShape Shape, bool UseTma, bool Large, class T, class Boundary, class Op>
-LaunchStatus launch_stencil_3d(const CUtensorMap& map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
-                               Boundary boundary, Op op, cudaStream_t stream) {
+LaunchStatus launch_stencil_3d(const StencilDevice& device, const CUtensorMap& map, GlobalArray<const T, 3> in,
+                               GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream) {
   using Tiles = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
   constexpr long long shared = Shape == StencilShape::star ? Tiles::shared_bytes_3d_star : Tiles::shared_bytes_3d;
   static_assert(shared <= max_shared_bytes_per_block,
@@ -669,8 +672,7 @@ LaunchStatus launch_stencil_3d(const CUtensorMap& map, GlobalArray<const T, 3> i
     return stencil_status(cudaErrorInvalidValue,
                           "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
   const auto kernel = stencil_3d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
-  int per_multiprocessor = 0, multiprocessors = 0;
-  const LaunchStatus ready = prepare_stencil_kernel(kernel, shared, &per_multiprocessor, &multiprocessors);
+  const LaunchStatus ready = prepare_stencil_kernel(kernel, shared, device);
   if (!ready) return ready;
   kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
            stencil_threads, static_cast<size_t>(shared), stream>>>(map, in, out, boundary, op);
@@ -721,7 +723,9 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
   } else {
     // TMA with the large tiles where the GPU has TMA and the shared memory for them and the array
     // suits TMA (tma_map_error); TMA with the default tiles; else cp.async.
-    const long long tma_shared = detail::stencil_tma_shared_bytes();
+    detail::StencilDevice device;
+    const LaunchStatus queried = detail::query_stencil_device(&device);
+    if (!queried) return queried;
     constexpr int E = static_cast<int>(sizeof(T));
     const auto tma_map = [&](auto tiles) {
       using Tiles = decltype(tiles);
@@ -736,10 +740,10 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
     const auto launch = [&](auto use_tma, auto large, const CUtensorMap& map) {
       if constexpr (rank == 2)
         return detail::launch_stencil_2d<Radius, Shape, decltype(use_tma)::value, decltype(large)::value>(
-            map, source, target, boundary, op, stream);
+            device, map, source, target, boundary, op, stream);
       else
         return detail::launch_stencil_3d<Radius, Shape, decltype(use_tma)::value, decltype(large)::value>(
-            map, source, target, boundary, op, stream);
+            device, map, source, target, boundary, op, stream);
     };
     using Yes = std::true_type;
     using No = std::false_type;
@@ -749,12 +753,12 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
     constexpr bool large_differs = rank == 2 || Large::large_3d_differs;
     bool done = false;
     if constexpr (large_differs) {
-      if (tma_shared >= large_shared) {
+      if (device.tma && device.shared_per_block >= large_shared) {
         const arch::TmaMapResult map = tma_map(Large{});
         if (map) launched = launch(Yes{}, Yes{}, map.map), done = true;
       }
     }
-    if (!done && tma_shared > 0) {
+    if (!done && device.tma) {
       const arch::TmaMapResult map = tma_map(Default{});
       if (map) launched = launch(Yes{}, No{}, map.map), done = true;
     }
