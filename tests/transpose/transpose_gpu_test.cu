@@ -433,21 +433,21 @@ __global__ void static_tile_kernel(BlockArgs<T> a) {
   block_transpose<D, Group>(tile, a);
 }
 
-template <class T, int R, int C>
-using CarvedLayout = smemtile::TransposeLayout<R, C, static_cast<int>(sizeof(T))>;
-template <class T, int R, int C>
+// A tile of a static Layout (TransposeLayout or WordTransposeLayout) carved from dynamic shared
+// memory after `lead` bytes.
+template <class T, class Layout>
 struct CarvedTranspose {
   unsigned char* lead;
-  smemtile::TileRef<T, CarvedLayout<T, R, C>> tile;
+  smemtile::TileRef<T, Layout> tile;
 };
-template <class T, int R, int C>
-SMEMTILE_HOST_DEVICE CarvedTranspose<T, R, C> carve_transpose_tile(smemtile::Arena& arena, int lead) {
-  return {arena.array<unsigned char>(static_cast<std::size_t>(lead)), arena.tile<T>(CarvedLayout<T, R, C>{})};
+template <class T, class Layout>
+SMEMTILE_HOST_DEVICE CarvedTranspose<T, Layout> carve_transpose_tile(smemtile::Arena& arena, int lead) {
+  return {arena.array<unsigned char>(static_cast<std::size_t>(lead)), arena.tile<T>(Layout{})};
 }
 
-template <class T, int R, int C, Direction D, class Group>
+template <class T, class Layout, Direction D, class Group>
 __global__ void dynamic_tile_kernel(BlockArgs<T> a) {
-  CarvedTranspose<T, R, C> s = smemtile::carve_dynamic_shared_memory(carve_transpose_tile<T, R, C>, a.lead);
+  CarvedTranspose<T, Layout> s = smemtile::carve_dynamic_shared_memory(carve_transpose_tile<T, Layout>, a.lead);
   block_transpose<D, Group>(s.tile, a);
 }
 
@@ -581,11 +581,11 @@ void run_static_tile_cases(int cases) {
   }
 }
 
-template <class T, int R, int C, Direction D, class Group>
+template <class T, class Layout, Direction D, class Group>
 cudaError_t launch_dynamic(const BlockArgs<T>& a, dim3 block) {
-  const smemtile::SharedMemoryPlan plan = smemtile::plan_shared_memory(carve_transpose_tile<T, R, C>, a.lead);
+  const smemtile::SharedMemoryPlan plan = smemtile::plan_shared_memory(carve_transpose_tile<T, Layout>, a.lead);
   const smemtile::LaunchStatus s =
-      smemtile::launch_with_plan(dynamic_tile_kernel<T, R, C, D, Group>, dim3(1), block, plan, 0, a);
+      smemtile::launch_with_plan(dynamic_tile_kernel<T, Layout, D, Group>, dim3(1), block, plan, 0, a);
   if (!s) std::printf("%s\n", s.message.c_str());
   return s.error;
 }
@@ -615,22 +615,41 @@ TEST_CASE("block transposes: TransposeLayout<64 32 8> tile of doubles carved fro
           "[transpose][block]") {
   using smemtile::FixedThreadBlock;
   using smemtile::ThreadBlock;
+  using Layout = smemtile::TransposeLayout<64, 32, 8>;
   for (Direction d : {Direction::store_transposed, Direction::load_transposed}) {
     {
       INFO("FixedThreadBlock<256>");
       run_block_cases<double, 64, 32>(d, 60, [d](const BlockArgs<double>& a) {
         return d == Direction::store_transposed
-                   ? launch_dynamic<double, 64, 32, Direction::store_transposed, FixedThreadBlock<256>>(a, dim3(256))
-                   : launch_dynamic<double, 64, 32, Direction::load_transposed, FixedThreadBlock<256>>(a, dim3(256));
+                   ? launch_dynamic<double, Layout, Direction::store_transposed, FixedThreadBlock<256>>(a, dim3(256))
+                   : launch_dynamic<double, Layout, Direction::load_transposed, FixedThreadBlock<256>>(a, dim3(256));
       });
     }
     {
       INFO("ThreadBlock, 128 threads");
       run_block_cases<double, 64, 32>(d, 60, [d](const BlockArgs<double>& a) {
         return d == Direction::store_transposed
-                   ? launch_dynamic<double, 64, 32, Direction::store_transposed, ThreadBlock>(a, dim3(128))
-                   : launch_dynamic<double, 64, 32, Direction::load_transposed, ThreadBlock>(a, dim3(128));
+                   ? launch_dynamic<double, Layout, Direction::store_transposed, ThreadBlock>(a, dim3(128))
+                   : launch_dynamic<double, Layout, Direction::load_transposed, ThreadBlock>(a, dim3(128));
       });
     }
+  }
+}
+
+TEST_CASE("block transposes: WordTransposeLayout<128 128 1> tile of bytes carved from dynamic shared memory (stores)",
+          "[transpose][block]") {
+  using Layout = smemtile::WordTransposeLayout<128, 128, 1>;
+  {
+    INFO("FixedThreadBlock<256>: the word blocks");
+    run_block_cases<unsigned char, 128, 128>(Direction::store_transposed, 60, [](const BlockArgs<unsigned char>& a) {
+      return launch_dynamic<unsigned char, Layout, Direction::store_transposed, smemtile::FixedThreadBlock<256>>(
+          a, dim3(256));
+    });
+  }
+  {
+    INFO("ThreadBlock, 96 threads: element by element");
+    run_block_cases<unsigned char, 128, 128>(Direction::store_transposed, 60, [](const BlockArgs<unsigned char>& a) {
+      return launch_dynamic<unsigned char, Layout, Direction::store_transposed, smemtile::ThreadBlock>(a, dim3(96));
+    });
   }
 }

@@ -1,0 +1,35 @@
+// tests/stencil/stencil_sass_kernels.cu: device_stencil's 2D and 3D kernels instantiated for the
+// stencil SASS test (CMakeLists.txt), which requires the instructions named there.
+#include <smemtile/smemtile.cuh>
+
+using namespace smemtile;
+
+// A radius-4 star (eighth-order second differences) and a 5- / 7-point Laplacian, floats.
+struct Star4 {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    float sum = -8.5f * n(0, 0, 0);
+#pragma unroll
+    for (int k = 1; k <= 4; ++k)
+      sum += (1.0f / k) * ((n(-k, 0, 0) + n(k, 0, 0)) + (n(0, -k, 0) + n(0, k, 0)) + (n(0, 0, -k) + n(0, 0, k)));
+    return sum;
+  }
+};
+struct Laplace5 {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    return n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4.0f * n(0, 0);
+  }
+};
+
+namespace smemtile::detail {
+// 3D radius-4 star, TMA, default tiles: the strips (16-byte shared loads and global stores).
+template __global__ void stencil_3d_kernel<4, StencilShape::star, float, boundary::Zero, Star4, true, false>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4);
+// The same with cp.async (GPUs without TMA, arrays TMA cannot read).
+template __global__ void stencil_3d_kernel<4, StencilShape::star, float, boundary::Zero, Star4, false, false>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4);
+// 2D 5-point, TMA, large tiles.
+template __global__ void stencil_2d_kernel<1, StencilShape::star, float, boundary::Clamp, Laplace5, true, true>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
+}  // namespace smemtile::detail

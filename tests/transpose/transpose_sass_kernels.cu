@@ -1,0 +1,38 @@
+// tests/transpose/transpose_sass_kernels.cu: block-level transposes compiled to SASS by the
+// transpose SASS test, which requires the instructions named in CMakeLists.txt (and no generic
+// LD/ST: shared data stays in the shared window).
+#include <smemtile/smemtile.cuh>
+
+using namespace smemtile;
+
+// Register blocks of floats: 16-byte loads and chunk stores into the tile, 16-byte block reads,
+// 16-byte column stores.
+__global__ void transpose_blocks_floats(GlobalMatrix<const float> in, GlobalMatrix<float> out) {
+  __shared__ TransposeTile<float, 64, 64> tile;
+  const Coord origin = block_tile_origin({64, 64});
+  copy_global_to_tile(in, origin, tile, boundary::zero, FixedThreadBlock<256>{});
+  __syncthreads();
+  copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
+}
+
+// Bytes to rows of any alignment: realigned word loads, word stores into the tile, word-block
+// reads, words joined across lanes (SHFL) and stored as words.
+__global__ void transpose_words_static(GlobalMatrix<const unsigned char> in, GlobalMatrix<unsigned char> out) {
+  __shared__ WordTransposeTile<unsigned char, 128, 128> tile;
+  const Coord origin = block_tile_origin({128, 128});
+  copy_global_to_tile(in, origin, tile, boundary::zero, FixedThreadBlock<256>{});
+  __syncthreads();
+  copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
+}
+
+// The same tile carved from dynamic shared memory.
+SMEMTILE_HOST_DEVICE TileRef<unsigned char, WordTransposeLayout<128, 128, 1>> carve_words(Arena& arena) {
+  return arena.tile<unsigned char>(WordTransposeLayout<128, 128, 1>{});
+}
+__global__ void transpose_words_carved(GlobalMatrix<const unsigned char> in, GlobalMatrix<unsigned char> out) {
+  const TileRef<unsigned char, WordTransposeLayout<128, 128, 1>> tile = carve_dynamic_shared_memory(carve_words);
+  const Coord origin = block_tile_origin({128, 128});
+  copy_global_to_tile(in, origin, tile, boundary::zero, FixedThreadBlock<256>{});
+  __syncthreads();
+  copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
+}
