@@ -70,6 +70,28 @@ TEST_CASE("tma_map_error names each broken rule", "[tma]") {
   CHECK(mentions(error_of(good, (1LL << 32) + 1, 16, 16, 1, 1, 1, 16), "2^32"));
 }
 
+TEST_CASE("tma_map_error: rows described in wider TMA elements (unit_bytes)", "[tma]") {
+  // Floats as 8-byte units: a box row of 320 floats (160 units) fits, as 4-byte ones it does not.
+  CHECK(tma_map_error(good, 64, 1024, 1024, 1, 4, 34, 320, 8) == nullptr);
+  CHECK(mentions(tma_map_error(good, 64, 1024, 1024, 1, 4, 34, 320, 4), "256 elements"));
+  CHECK(mentions(tma_map_error(good, 64, 1024, 1024, 1, 4, 34, 520, 8), "256 elements"));
+  // The rows must be whole units: 1023 floats are not whole 8-byte units.
+  CHECK(mentions(tma_map_error(good, 64, 1023, 1024, 1, 4, 34, 320, 8), "whole TMA elements"));
+  CHECK(tma_map_error(good, 64, 1022, 1024, 1, 4, 34, 320, 8) == nullptr);
+  // A unit no wider than 8 bytes and no narrower than the element (16-byte elements: 8).
+  CHECK(mentions(tma_map_error(good, 64, 64, 64, 1, 8, 4, 16, 4), "no narrower"));
+  CHECK(mentions(tma_map_error(good, 64, 64, 64, 1, 4, 4, 16, 16), "no narrower"));
+  CHECK(mentions(tma_map_error(good, 64, 64, 64, 1, 4, 4, 16, 3), "no narrower"));
+  CHECK(tma_map_error(good, 64, 64, 64, 1, 16, 4, 16, 8) == nullptr);
+  CHECK(smemtile::arch::tma_unit_bytes(16) == 8);
+  CHECK(smemtile::arch::tma_unit_bytes(4) == 4);
+  CHECK(smemtile::arch::tma_unit_bytes(2, 8) == 8);
+  // 3D maps take the same unit rules.
+  CHECK(smemtile::arch::tma_map_error_3d(good, 8, 64, 1024, 64 * 1024, 1024, 1, 4, 34, 320, 8) == nullptr);
+  CHECK(mentions(smemtile::arch::tma_map_error_3d(good, 8, 64, 1023, 64 * 1024, 1024, 1, 4, 34, 320, 8),
+                 "whole TMA elements"));
+}
+
 TEST_CASE("tma_map_error on random arguments agrees with the rules written out", "[tma]") {
   unsigned state = 12345u;
   const auto next = [&state](unsigned n) {

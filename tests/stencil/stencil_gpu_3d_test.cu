@@ -52,6 +52,10 @@ TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {
   fixed_stencil<3, 1, box, kPeriodic, float>(130, 70, 90, false, rng);
   fixed_stencil<3, 1, star, kConstant, float>(129, 17, 33, false, rng);
   fixed_stencil<3, 4, star, kReflect, double>(131, 9, 40, false, rng);
+  // Dense planes of 36 x 516 floats (even rows of 16-byte multiples): the large 32 x 256 planes in
+  // 8-byte TMA units, three tiles across (the last 4 columns wide), two chunks of planes.
+  fixed_stencil<3, 1, star, kZero, float>(70, 36, 516, true, rng);
+  fixed_stencil<3, 1, box, kClamp, float>(67, 33, 516, true, rng);
 }
 
 }  // namespace

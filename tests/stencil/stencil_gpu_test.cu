@@ -71,4 +71,18 @@ TEST_CASE("device_stencil 2D float: more than 65535 tile rows") {
   fixed_stencil<2, 1, star, kReflect, float>(1, 65535 * 32 + 33, 3, true, rng);
 }
 
+TEST_CASE("device_stencil 2D: the large tiles over many tiles per block") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  // Dense rows of 1028 floats (16-byte multiples, an even count: TMA in 8-byte units, 32 x 256
+  // tiles, the last one 4 columns wide) and 4001 rows: 630 tiles, several per block, so each
+  // block's ring of slots wraps around; the first and last columns of tiles reach outside.
+  fixed_stencil<2, 1, star, kZero, float>(1, 4001, 1028, true, rng);
+  fixed_stencil<2, 2, star, kPeriodic, float>(1, 3001, 1028, true, rng);
+  fixed_stencil<2, 1, box, kReflect, float>(1, 2999, 1028, true, rng);
+  fixed_stencil<2, 1, star, kClamp, double>(1, 3001, 1026, true, rng);
+  // An odd number of floats per row: the large tiles' 8-byte TMA units do not fit, so the default
+  // tiles load (random pitch and offset).
+  fixed_stencil<2, 1, star, kConstant, float>(1, 2001, 1027, false, rng);
+}
+
 }  // namespace

@@ -166,10 +166,13 @@ template <int E, int R, bool Large = false>
 void check_tile_shape() {
   using S = smemtile::StencilTileShape<E, R, Large>;
   INFO("StencilTileShape<" << E << ", " << R << ", " << Large << ">: halo_cols " << S::halo_cols);
-  const int per_vector = 16 / E;
+  // Halo columns: Radius rounded up to whole 16-byte vectors (default) or to TMA boxes starting on
+  // a 128-byte line (large; 64 bytes for 1-byte elements, whose box would pass 256 columns).
+  CHECK(S::halo_bytes == (!Large ? 16 : E == 1 ? 64 : 128));
+  const int per_unit = S::halo_bytes / E;
   CHECK(S::halo_cols >= R);
-  CHECK(S::halo_cols % per_vector == 0);
-  CHECK(S::halo_cols - R < per_vector);  // the smallest such multiple
+  CHECK(S::halo_cols % per_unit == 0);
+  CHECK(S::halo_cols - R < per_unit);  // the smallest such multiple
   // Each ring slot holds one tile with its halo, 128-byte aligned (TMA writes there); the 3D ring
   // of planes fits in the shared memory of one block up to radius 4 for every element size.
   using Plane = HaloLayout<S::rows_3d, S::cols_3d, R, S::halo_cols>;
@@ -177,16 +180,26 @@ void check_tile_shape() {
   CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) >= static_cast<long long>(E) * Plane::storage_size());
   CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) < static_cast<long long>(E) * Plane::storage_size() + 128);
   CHECK(S::ring_3d == 2 * R + 2 + S::stages_3d);
+  CHECK(S::stages_3d_star >= 1);
   CHECK(S::ring_2d == S::stages_2d + 2);
   CHECK(S::ring_3d_star == R + 2 + S::stages_3d_star);
   CHECK(S::shared_bytes_3d_star <= S::shared_bytes_3d + S::slot_bytes(S::rows_3d, S::cols_3d));
   if (R <= 4) CHECK(S::shared_bytes_3d_star <= smemtile::max_shared_bytes_per_block);
   if (R <= 4) CHECK(S::shared_bytes_3d <= smemtile::max_shared_bytes_per_block);
   CHECK(S::shared_bytes_2d <= smemtile::max_shared_bytes_per_block);
-  // A TMA box row is at most 256 elements and a multiple of 16 bytes.
-  CHECK(S::cols_2d + 2 * S::halo_cols <= 256);
+  // A TMA box row is at most 256 TMA elements (of tma_unit_bytes) and a multiple of 16 bytes; it
+  // starts on whole TMA elements.
+  CHECK(S::tma_unit_bytes % E == 0);
+  CHECK(S::tma_unit_bytes <= 8);
+  CHECK((S::cols_2d + 2 * S::halo_cols) * E <= 256 * S::tma_unit_bytes);
+  CHECK((S::cols_3d + 2 * S::halo_cols) * E <= 256 * S::tma_unit_bytes);
   CHECK((S::cols_2d + 2 * S::halo_cols) * E % 16 == 0);
   CHECK((S::cols_3d + 2 * S::halo_cols) * E % 16 == 0);
+  CHECK(S::halo_cols * E % S::tma_unit_bytes == 0);
+  CHECK(S::cols_2d * E % S::tma_unit_bytes == 0);
+  CHECK(S::cols_3d * E % S::tma_unit_bytes == 0);
+  CHECK(smemtile::arch::tma_map_error(16, 1024, 1024, 1024, 1, E, S::rows_2d + 2 * R, S::cols_2d + 2 * S::halo_cols,
+                                      S::tma_unit_bytes) == nullptr);
   CHECK(S::interior_1d % 256 == 0);
   CHECK(S::rows_2d % 8 == 0);
   CHECK(S::cols_2d % 32 == 0);
@@ -200,16 +213,19 @@ TEST_CASE("StencilTileShape: the large tiles are larger where they differ, the s
   CHECK(F1L::rows_2d * F1L::cols_2d > F1::rows_2d * F1::cols_2d);
   CHECK(F1L::rows_3d * F1L::cols_3d > F1::rows_3d * F1::cols_3d);
   CHECK(F1L::large_3d_differs);
-  // Radius 1, floats, large: the ring of 32 x 128 planes, one loading ahead (5 planes).
-  CHECK(F1L::ring_3d_star == 5);
-  CHECK(F1L::shared_bytes_3d_star == 5 * F1L::slot_bytes(32, 128) + 128);
+  // Radius 1, floats, large: the ring of 32 x 256 planes, one loading ahead (4 planes), rows loaded
+  // from a 128-byte line before the tile to one after it, described to TMA in 8-byte units.
+  CHECK(F1L::ring_3d_star == 4);
+  CHECK(F1L::shared_bytes_3d_star == 4 * F1L::slot_bytes(32, 256) + 128);
+  CHECK(F1L::slot_bytes(32, 256) == 34 * (256 + 64) * 4);
+  CHECK(F1L::tma_unit_bytes == 8);
+  CHECK(F1::tma_unit_bytes == 4);
   using F4 = smemtile::StencilTileShape<4, 4>;
   using F4L = smemtile::StencilTileShape<4, 4, true>;
   CHECK_FALSE(F4L::large_3d_differs);
   CHECK(F4L::rows_3d == F4::rows_3d);
   CHECK(F4L::cols_3d == F4::cols_3d);
-  CHECK(F4L::stages_3d == F4::stages_3d);
-  CHECK(F4L::shared_bytes_3d_star == F4::shared_bytes_3d_star);
+  CHECK(F4L::stages_3d == F4::stages_3d);  // (their halo columns differ, used by the large 2D tiles only)
   CHECK(F4L::shared_bytes_2d > F4::shared_bytes_2d);
 }
 

@@ -29,7 +29,7 @@ template __global__ void stencil_3d_kernel<4, StencilShape::star, float, boundar
 // The same with cp.async (GPUs without TMA, arrays TMA cannot read).
 template __global__ void stencil_3d_kernel<4, StencilShape::star, float, boundary::Zero, Star4, false, false>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4);
-// 2D 5-point, TMA, large tiles.
+// 2D 5-point, TMA, large tiles: the float strips.
 template __global__ void stencil_2d_kernel<1, StencilShape::star, float, boundary::Clamp, Laplace5, true, true>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
 }  // namespace smemtile::detail

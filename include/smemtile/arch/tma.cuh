@@ -14,7 +14,9 @@
 //     bytes, below 2^40 bytes; its column stride is 1 (rows contiguous);
 //   - the box is 1..256 elements in each dimension, and a box row is a multiple of 16 bytes;
 //   - the array has 1..2^32 elements in each dimension.
-// Elements of 16 bytes are described as pairs of 8-byte elements (the widest TMA type).
+// Elements of 16 bytes are described as pairs of 8-byte elements (the widest TMA type). Narrower
+// elements may be described in wider units too (unit_bytes, up to 8), so that a box row of 256 TMA
+// elements holds up to 2 KB: the array's rows must then be whole units.
 // A 3D map (make_tma_map_3d: planes of rows, boxes of one plane) adds: the plane pitch is a multiple
 // of 16 bytes below 2^40, and 1..2^32 planes.
 //
@@ -40,25 +42,35 @@ inline constexpr int tma_max_box_elements = 256;
 /// How many TMA elements one element of `elem_bytes` bytes is described as: 2 for 16-byte
 /// elements (two 8-byte ones), else 1.
 SMEMTILE_HOST_DEVICE constexpr int tma_elements_per_element(int elem_bytes) { return elem_bytes == 16 ? 2 : 1; }
+/// The bytes of one TMA element describing elements of `elem_bytes` bytes: `unit_bytes` when given
+/// (non-zero), else the element's own size (8 for 16-byte elements).
+SMEMTILE_HOST_DEVICE constexpr int tma_unit_bytes(int elem_bytes, int unit_bytes = 0) {
+  return unit_bytes != 0 ? unit_bytes : elem_bytes == 16 ? 8 : elem_bytes;
+}
 
 /// Why a 2D TMA load of boxes of box_rows x box_cols elements (of `elem_bytes` bytes) cannot read
 /// the array at byte address `address` with `rows` x `cols` elements, rows `pitch` elements apart and
-/// columns `col_stride` elements apart; nullptr when it can. Host-testable (constexpr).
+/// columns `col_stride` elements apart, described in TMA elements of `unit_bytes` (tma_unit_bytes);
+/// nullptr when it can. Host-testable (constexpr).
 SMEMTILE_HOST_DEVICE constexpr const char* tma_map_error(unsigned long long address, long long rows, long long cols,
                                                          long long pitch, long long col_stride, int elem_bytes,
-                                                         int box_rows, int box_cols) {
+                                                         int box_rows, int box_cols, int unit_bytes = 0) {
   if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4 && elem_bytes != 8 && elem_bytes != 16)
     return "TMA copies elements of 1, 2, 4, 8 or 16 bytes";
+  const int unit = tma_unit_bytes(elem_bytes, unit_bytes);
+  if ((unit != 1 && unit != 2 && unit != 4 && unit != 8) || (unit < elem_bytes && elem_bytes != 16))
+    return "a TMA element is 1, 2, 4 or 8 bytes and no narrower than the array's elements";
   if (box_rows < 1 || box_cols < 1) return "the TMA box (the tile) needs at least one row and one column";
   if (box_rows > tma_max_box_elements) return "a TMA box has at most 256 rows (the tile has more)";
-  if (static_cast<long long>(box_cols) * tma_elements_per_element(elem_bytes) > tma_max_box_elements)
-    return "a TMA box row has at most 256 elements (128 of 16 bytes); the tile's rows are longer";
+  if (static_cast<long long>(box_cols) * elem_bytes > static_cast<long long>(tma_max_box_elements) * unit)
+    return "a TMA box row has at most 256 elements of the map (unit_bytes each; 128 of 16 bytes); the tile's rows are longer";
   if ((static_cast<long long>(box_cols) * elem_bytes) % 16 != 0)
     return "a TMA box row must be a multiple of 16 bytes (tile columns * sizeof(T) % 16 == 0)";
   if (address == 0) return "the global array's pointer is null";
   if (address % 16 != 0) return "the global array's address must be 16-byte aligned for TMA";
   if (rows < 1 || cols < 1) return "the global array must have at least one row and one column for TMA";
-  if (rows > (1LL << 32) || cols * tma_elements_per_element(elem_bytes) > (1LL << 32))
+  if ((cols * elem_bytes) % unit != 0) return "the array's rows must be whole TMA elements (unit_bytes)";
+  if (rows > (1LL << 32) || cols * elem_bytes / unit > (1LL << 32))
     return "a TMA array has at most 2^32 elements per dimension";
   if (col_stride != 1) return "TMA needs the array's columns to be contiguous (stride(1) == 1)";
   if (pitch < cols) return "the array's pitch (stride(0)) is smaller than its number of columns";
@@ -74,8 +86,9 @@ SMEMTILE_HOST_DEVICE constexpr const char* tma_map_error(unsigned long long addr
 SMEMTILE_HOST_DEVICE constexpr const char* tma_map_error_3d(unsigned long long address, long long depth, long long rows,
                                                             long long cols, long long plane_pitch, long long pitch,
                                                             long long col_stride, int elem_bytes, int box_rows,
-                                                            int box_cols) {
-  if (const char* why = tma_map_error(address, rows, cols, pitch, col_stride, elem_bytes, box_rows, box_cols)) return why;
+                                                            int box_cols, int unit_bytes = 0) {
+  if (const char* why = tma_map_error(address, rows, cols, pitch, col_stride, elem_bytes, box_rows, box_cols, unit_bytes))
+    return why;
   if (depth < 1 || depth > (1LL << 32)) return "a TMA volume has 1 to 2^32 planes";
   if (plane_pitch < pitch * (rows - 1) + cols) return "the volume's planes overlap (plane pitch too small)";
   if ((plane_pitch * elem_bytes) % 16 != 0)
@@ -112,18 +125,19 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry_point() {
   return entry;
 }
 
-inline CUtensorMapDataType tma_data_type(int elem_bytes) {
-  switch (elem_bytes) {
+inline CUtensorMapDataType tma_data_type(int unit_bytes) {
+  switch (unit_bytes) {
     case 1: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
     case 2: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
     case 4: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
-    default: return CU_TENSOR_MAP_DATA_TYPE_UINT64;  // 8, and 16 as two 8-byte elements
+    default: return CU_TENSOR_MAP_DATA_TYPE_UINT64;
   }
 }
 
-// cuTensorMapEncodeTiled into result.map for `rank` dimensions (x first): element strides of 1, no
-// swizzle, zeros outside the array. Sets result.error when the driver is missing or refuses.
-inline void encode_tiled(TmaMapResult& result, const void* data, int elem_bytes, cuuint32_t rank,
+// cuTensorMapEncodeTiled into result.map for `rank` dimensions (x first, in TMA elements of
+// unit_bytes): element strides of 1, no swizzle, zeros outside the array. Sets result.error when the
+// driver is missing or refuses.
+inline void encode_tiled(TmaMapResult& result, const void* data, int unit_bytes, cuuint32_t rank,
                          const cuuint64_t* global_dim, const cuuint64_t* global_strides, const cuuint32_t* box_dim) {
   const PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled_entry_point();
   if (encode == nullptr) {
@@ -132,7 +146,7 @@ inline void encode_tiled(TmaMapResult& result, const void* data, int elem_bytes,
   }
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult status =
-      encode(&result.map, tma_data_type(elem_bytes), rank, const_cast<void*>(data), global_dim, global_strides,
+      encode(&result.map, tma_data_type(unit_bytes), rank, const_cast<void*>(data), global_dim, global_strides,
              box_dim, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
              CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (status != CUDA_SUCCESS) {
@@ -144,20 +158,22 @@ inline void encode_tiled(TmaMapResult& result, const void* data, int elem_bytes,
 
 /// Makes (on the host) a tensor map for 2D TMA loads of box_rows x box_cols boxes from the array at
 /// `data` (rows x cols elements of `elem_bytes` bytes, rows `pitch` elements apart, columns
-/// `col_stride` apart). Elements outside the array load as zeros. The rules are checked first
-/// (tma_map_error); then the driver's cuTensorMapEncodeTiled is called. Needs a CUDA driver, not a
-/// GPU of any particular kind; the map is used by sm_90 and later.
+/// `col_stride` apart), described in TMA elements of unit_bytes (tma_unit_bytes: columns are then
+/// counted in those units by tma_load_2d). Elements outside the array load as zeros. The rules are
+/// checked first (tma_map_error); then the driver's cuTensorMapEncodeTiled is called. Needs a CUDA
+/// driver, not a GPU of any particular kind; the map is used by sm_90 and later.
 inline TmaMapResult make_tma_map_2d(const void* data, long long rows, long long cols, long long pitch,
-                                    long long col_stride, int elem_bytes, int box_rows, int box_cols) {
+                                    long long col_stride, int elem_bytes, int box_rows, int box_cols,
+                                    int unit_bytes = 0) {
   TmaMapResult result{};
   result.error = tma_map_error(reinterpret_cast<unsigned long long>(data), rows, cols, pitch, col_stride, elem_bytes,
-                               box_rows, box_cols);
+                               box_rows, box_cols, unit_bytes);
   if (result.error != nullptr) return result;
-  const int factor = tma_elements_per_element(elem_bytes);
-  const cuuint64_t global_dim[2] = {static_cast<cuuint64_t>(cols * factor), static_cast<cuuint64_t>(rows)};
+  const int unit = tma_unit_bytes(elem_bytes, unit_bytes);
+  const cuuint64_t global_dim[2] = {static_cast<cuuint64_t>(cols * elem_bytes / unit), static_cast<cuuint64_t>(rows)};
   const cuuint64_t global_strides[1] = {static_cast<cuuint64_t>(pitch * elem_bytes)};
-  const cuuint32_t box_dim[2] = {static_cast<cuuint32_t>(box_cols * factor), static_cast<cuuint32_t>(box_rows)};
-  detail::encode_tiled(result, data, elem_bytes, 2, global_dim, global_strides, box_dim);
+  const cuuint32_t box_dim[2] = {static_cast<cuuint32_t>(box_cols * elem_bytes / unit), static_cast<cuuint32_t>(box_rows)};
+  detail::encode_tiled(result, data, unit, 2, global_dim, global_strides, box_dim);
   return result;
 }
 
@@ -166,18 +182,19 @@ inline TmaMapResult make_tma_map_2d(const void* data, long long rows, long long 
 /// make_tma_map_2d otherwise; the rules are tma_map_error_3d's.
 inline TmaMapResult make_tma_map_3d(const void* data, long long depth, long long rows, long long cols,
                                     long long plane_pitch, long long pitch, long long col_stride, int elem_bytes,
-                                    int box_rows, int box_cols) {
+                                    int box_rows, int box_cols, int unit_bytes = 0) {
   TmaMapResult result{};
   result.error = tma_map_error_3d(reinterpret_cast<unsigned long long>(data), depth, rows, cols, plane_pitch, pitch,
-                                  col_stride, elem_bytes, box_rows, box_cols);
+                                  col_stride, elem_bytes, box_rows, box_cols, unit_bytes);
   if (result.error != nullptr) return result;
-  const int factor = tma_elements_per_element(elem_bytes);
-  const cuuint64_t global_dim[3] = {static_cast<cuuint64_t>(cols * factor), static_cast<cuuint64_t>(rows),
+  const int unit = tma_unit_bytes(elem_bytes, unit_bytes);
+  const cuuint64_t global_dim[3] = {static_cast<cuuint64_t>(cols * elem_bytes / unit), static_cast<cuuint64_t>(rows),
                                     static_cast<cuuint64_t>(depth)};
   const cuuint64_t global_strides[2] = {static_cast<cuuint64_t>(pitch * elem_bytes),
                                         static_cast<cuuint64_t>(plane_pitch * elem_bytes)};
-  const cuuint32_t box_dim[3] = {static_cast<cuuint32_t>(box_cols * factor), static_cast<cuuint32_t>(box_rows), 1};
-  detail::encode_tiled(result, data, elem_bytes, 3, global_dim, global_strides, box_dim);
+  const cuuint32_t box_dim[3] = {static_cast<cuuint32_t>(box_cols * elem_bytes / unit), static_cast<cuuint32_t>(box_rows),
+                                 1};
+  detail::encode_tiled(result, data, unit, 3, global_dim, global_strides, box_dim);
   return result;
 }
 

@@ -37,7 +37,7 @@
 #include <climits>      // INT_MAX
 #include <cstring>      // std::memcpy (register reinterpretation)
 #include <string>
-#include <type_traits>  // std::is_trivially_copyable, std::remove_const_t
+#include <type_traits>  // std::is_trivially_copyable, std::remove_const_t, std::conditional_t
 
 #include "../arch/tma.cuh"            // make_tma_map_2d/3d, tma_load_2d/3d (sm_90+)
 #include "../arch/mbarrier.cuh"       // the TMA copies' barriers
@@ -56,44 +56,62 @@
 namespace smemtile {
 
 /// The tiles device_stencil uses for elements of ElemBytes bytes and a stencil of Radius: the
-/// interior a block computes, the halo columns it loads (Radius rounded up to whole 16-byte
-/// vectors, so that the rows it loads start aligned where the array's do), and how many tiles or
-/// planes load ahead of the one being computed. Measured on an H200 (docs/benchmarks.md).
+/// interior a block computes, the halo columns it loads, and how many tiles or planes load ahead
+/// of the one being computed. Measured on an H200 (docs/benchmarks.md).
 /// Large: the larger tiles device_stencil uses where TMA loads them and a block may have the shared
 /// memory they need (sm_90: 227 KB; not sm_86/89/120's 99 KB): fewer of the points a block reads
-/// are halo. The cp.async kernels keep the default tiles (their copies need the registers).
+/// are halo, and the rows TMA loads start on 128-byte lines. The cp.async kernels keep the default
+/// tiles (their copies need the registers).
 template <int ElemBytes, int Radius, bool Large = false>
 struct StencilTileShape {
   /// Whether these are the large tiles.
   static constexpr bool large = Large;
-  /// Columns of halo on each side: Radius rounded up to a multiple of 16 / ElemBytes.
-  static constexpr int halo_cols = (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes);
+  /// Bytes the halo columns on each side are a multiple of. Default: 16, so that the rows a block
+  /// loads start aligned where the array's do. Large: 128 (64 for bytes, whose boxes would
+  /// otherwise pass TMA's 256 columns), so that a TMA box's rows start on a 128-byte line: TMA
+  /// then reads whole lines. A box starting 16 bytes before a line took 3.4 times the L2 requests;
+  /// on an H200, 5-point stencils at 8192^2 ran at 93% of cudaMemcpy rather than 86% (floats) and
+  /// 95% rather than 88% (doubles), 7-point ones at 512^3 90% rather than 83% and 91% rather than
+  /// 85%, though 1.5 times the columns load.
+  static constexpr int halo_bytes = !Large ? 16 : ElemBytes == 1 ? 64 : 128;
+  /// Columns of halo on each side: Radius rounded up to a multiple of halo_bytes / ElemBytes.
+  static constexpr int halo_cols =
+      (Radius + halo_bytes / ElemBytes - 1) / (halo_bytes / ElemBytes) * (halo_bytes / ElemBytes);
+  /// Bytes of the TMA elements the tensor maps describe rows in: large tiles of floats are 256
+  /// columns wide, 320 with their halo, which TMA's 256 elements per box row allow only as pairs
+  /// (the array's rows must then have an even number of floats; else the default tiles load).
+  static constexpr int tma_unit_bytes = Large && ElemBytes == 4 ? 8 : ElemBytes;
   /// 1D: elements per block (16 per thread: 4 16-byte loads each in flight for floats). On an H200,
   /// 3-point sums on 2^28 ints or floats: 97% of cudaMemcpy against 94% with 2048.
   static constexpr int interior_1d = 4096;
-  /// 2D: rows per tile. Large: 64 (32 for 8-byte elements), 5-point stencils at 8192^2 on an H200
-  /// 85% of cudaMemcpy against 84% (floats) and 86% against 83% (doubles, with 128 columns).
-  static constexpr int rows_2d = Large && ElemBytes <= 4 ? 64 : 32;
+  /// 2D: rows per tile. Large: 32 rows of 1 KB for floats and doubles, 64 x 128 elements for
+  /// narrower ones. 5-point stencils at 8192^2 on an H200, probes against cudaMemcpy: floats 94%
+  /// with 32 x 256 (93% with 64 x 128), doubles 94-95% with 32 x 128.
+  static constexpr int rows_2d = Large && ElemBytes <= 2 ? 64 : 32;
   /// 2D: columns per tile.
-  static constexpr int cols_2d = Large || ElemBytes <= 4 ? 128 : 64;
+  static constexpr int cols_2d = Large && ElemBytes == 4 ? 256 : Large || ElemBytes <= 4 ? 128 : 64;
   /// 2D: tiles loading while one is computed.
   static constexpr int stages_2d = 1;
-  /// 3D, radius 1, large: plane tiles of 32 x 128 rather than 16 x 64, so that fewer of the points a
-  /// block reads are halo (1.13 rather than 1.27 reads per point), one plane loading ahead. 7-point
-  /// stencils at 512^3 on an H200: 83% of cudaMemcpy against 76% (floats), 84% against 82% (doubles).
+  /// 3D, radius 1, large: plane tiles of 32 rows of 1 KB (32 x 256 floats, 32 x 128 doubles;
+  /// narrower elements 32 x 128) rather than 16 x 64 elements, so that fewer of the points a block
+  /// reads are halo. 7-point stencils at 512^3 on an H200, probes against cudaMemcpy: floats 93%
+  /// (90% with 32 x 128), doubles 91%.
   static constexpr bool wide_3d = Large && Radius == 1;
   /// 3D: rows of each xy plane.
   static constexpr int rows_3d = wide_3d ? 32 : 16;
   /// 3D: columns of each xy plane.
-  static constexpr int cols_3d = wide_3d ? 128 : 64;
+  static constexpr int cols_3d = wide_3d && ElemBytes == 4 ? 256 : wide_3d ? 128 : 64;
   /// 3D: planes per block along z. Radius 3 and more: shorter chunks, more blocks for GPUs to
   /// balance (radius-4 star at 376^3 on an H200: 66% of cudaMemcpy against 64% with 64 planes).
   static constexpr int planes_3d = Radius >= 3 ? 48 : 64;
   /// 3D: planes loading beyond the 2 Radius + 1 the stencil reads.
   static constexpr int stages_3d = wide_3d ? 1 : 2;
   /// 3D: blocks per multiprocessor asked of the register allocator for the TMA kernels (a star
-  /// keeps (2 Radius + 1) values per point in registers; the wide tile has 16 points per thread).
-  static constexpr int min_blocks_3d(bool star) { return wide_3d ? 2 : Radius <= 2 ? 4 : star ? 3 : 2; }
+  /// keeps (2 Radius + 1) values per point in registers; the wide tiles have 16 points per thread,
+  /// 32 for floats, whose ring leaves room for one block anyway).
+  static constexpr int min_blocks_3d(bool star) {
+    return wide_3d ? (ElemBytes == 4 ? 1 : 2) : Radius <= 2 ? 4 : star ? 3 : 2;
+  }
   /// Whether the large 3D tiles differ from the default ones (only then is a kernel built for them).
   static constexpr bool large_3d_differs = Radius == 1;
   /// Tiles in the 2D ring: the one computed, those loading, and one being released.
@@ -102,7 +120,8 @@ struct StencilTileShape {
   static constexpr int ring_3d = 2 * Radius + 2 + stages_3d;
   /// 3D star stencils keep the values along z in registers and read only the centre plane and the
   /// newest one from shared memory, so more planes load ahead in a smaller ring.
-  static constexpr int stages_3d_star = stages_3d + 1;
+  /// (Wide floats and doubles: one; 91% of cudaMemcpy against 88% with two for doubles.)
+  static constexpr int stages_3d_star = wide_3d && ElemBytes >= 4 ? 1 : stages_3d + 1;
   /// Planes in the 3D ring of a star stencil: Radius + 1 from the centre to the newest, the stages,
   /// one released.
   static constexpr int ring_3d_star = Radius + 2 + stages_3d_star;
@@ -238,9 +257,12 @@ SMEMTILE_DEVICE void init_slot_barriers(unsigned long long (&landed)[Slots]) {
 }
 
 // TMA: thread 0 starts loading the box whose first element is `first` (row, col; and `plane` of a
-// 3D map, which may lie outside the volume) into `slot_data`, completing on `landed`.
-template <class T, class Layout, bool Volume>
+// 3D map, which may lie outside the volume) into `slot_data`, completing on `landed`. The map
+// counts columns in TMA elements of UnitBytes (StencilTileShape::tma_unit_bytes).
+template <class T, class Layout, bool Volume, int UnitBytes = static_cast<int>(sizeof(T))>
 SMEMTILE_DEVICE void start_tma(const CUtensorMap& map, unsigned long long& landed, T* slot_data, int plane, Coord first) {
+  static_assert(UnitBytes % sizeof(T) == 0, "a TMA element holds whole elements");
+  first.col /= UnitBytes / static_cast<int>(sizeof(T));  // boxes start on whole TMA elements
 #if SMEMTILE_HAS_TMA
   if (threadIdx.x == 0) {
     arch::fence_proxy_async_shared();  // the ring slot's earlier reads come before the copy's writes
@@ -303,6 +325,117 @@ SMEMTILE_DEVICE Coord stencil_point(int j, int i) {
   return Coord{static_cast<int>(threadIdx.x) / 32 * (Rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
 }
 
+// The Strip (16 / sizeof(T)) elements of a 16-byte aligned run of a plane's row, into registers.
+template <class T, class Layout, int Strip>
+SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* values) {
+  static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
+  const uint4 v = *reinterpret_cast<const uint4*>(plane.data() + Layout{}.offset(row, col));
+  std::memcpy(values, &v, sizeof(v));
+}
+
+// The value of `value` in the lane `lanes` below (Up) or above this one in the warp (all 32 lanes
+// take part); lanes with none get their own value back. Any 4- or 8-byte T.
+template <bool Up, class T>
+SMEMTILE_DEVICE T shuffle_lanes(T value, int lanes) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte values");
+  using Bits = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  Bits bits;
+  std::memcpy(&bits, &value, sizeof(T));
+  bits = Up ? __shfl_up_sync(0xffffffffu, bits, static_cast<unsigned>(lanes))
+            : __shfl_down_sync(0xffffffffu, bits, static_cast<unsigned>(lanes));
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// Stores the Strip results of a strip at out(row, col ...): one 16-byte store where the strip lies
+// inside the array and its address is aligned, else element by element those inside.
+template <class T, int Strip, class Out>
+SMEMTILE_DEVICE void store_strip(Out& out, int row, int col, const T* results) {
+  const int out_rows = static_cast<int>(out.extent(0)), out_cols = static_cast<int>(out.extent(1));
+  if (row >= out_rows) return;
+  T* first = &element(out, row, col);
+  if (col + Strip <= out_cols && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
+    uint4 v;
+    std::memcpy(&v, results, sizeof(v));
+    *reinterpret_cast<uint4*>(first) = v;
+  } else {
+#pragma unroll
+    for (int i = 0; i < Strip; ++i)
+      if (col + i < out_cols) first[i] = results[i];
+  }
+}
+
+// The neighbourhood of point `s` of a strip of consecutive points of one row of a 2D star
+// stencil, all in registers: `row` the strip's row with `Side` values on each side, `window` the
+// strip's columns in rows dy = -Radius ... Radius (a star reads nothing else).
+template <int Radius, class T, int Strip, int Side>
+struct StarStripNeighborhood2D {
+  const T* row;     // Strip + 2 Side values: the strip's first point at [Side]
+  const T* window;  // 2 Radius + 1 rows of Strip values, dy = -Radius first
+  int s;            // the point's position in the strip
+
+  SMEMTILE_DEVICE T center() const { return row[Side + s]; }
+  SMEMTILE_DEVICE T operator()(int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, 0, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", 0, dy, dx,
+                   Radius);
+    return dy == 0 ? row[Side + s + dx] : window[(Radius + dy) * Strip + s];
+  }
+};
+
+// 2D star stencils whose tile rows give every lane whole 16-byte strips (Strip = 16 / sizeof(T)
+// points): warp w computes rows w * Rows / 8 ..., lane l the strips starting at columns (l + 32 i)
+// Strip, reading the tile in 16-byte vectors rather than one element per neighbour per point:
+// down its rows a window of 2 Radius + 1 strips (one new vector per row). The row's Radius values
+// on either side are the neighbouring lanes' (shuffles); the first and last lanes read theirs.
+// Results go out as 16-byte stores. Floats, 5-point stencil: per 4 points one vector load (4
+// wavefronts) and two one-lane loads, against 5 to 20 scalar loads; one store against 4.
+// (Loading the sides as vectors would not do: the compiler narrows a vector of which one element
+// is used to a load of every fourth word, 4 wavefronts for 128 bytes.)
+template <int Radius, int Rows, int Cols, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void star_strips_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Out& out) {
+  constexpr int strip = 16 / static_cast<int>(sizeof(T));
+  constexpr int side = (Radius + strip - 1) / strip * strip;  // Radius rounded up to whole vectors
+  static_assert(Cols % (32 * strip) == 0 && Rows % 8 == 0, "whole strips for every lane, Rows / 8 rows per warp");
+  const int lane = static_cast<int>(threadIdx.x) % 32, first_row = static_cast<int>(threadIdx.x) / 32 * (Rows / 8);
+#pragma unroll
+  for (int i = 0; i < Cols / (32 * strip); ++i) {
+    const int col = (lane + 32 * i) * strip;
+    T window[2 * Radius + 1][strip];  // rows r - Radius ... r + Radius of the strip computed
+#pragma unroll
+    for (int d = 1; d <= 2 * Radius; ++d) load_strip<T, Layout, strip>(tile, first_row - Radius - 1 + d, col, window[d]);
+#pragma unroll
+    for (int j = 0; j < Rows / 8; ++j) {
+      const int r = first_row + j;
+#pragma unroll
+      for (int d = 0; d < 2 * Radius; ++d)
+#pragma unroll
+        for (int e = 0; e < strip; ++e) window[d][e] = window[d + 1][e];
+      load_strip<T, Layout, strip>(tile, r + Radius, col, window[2 * Radius]);
+      T row[strip + 2 * side];  // row[side + e]: column col + e, for -Radius <= e < strip + Radius
+#pragma unroll
+      for (int e = 0; e < strip; ++e) row[side + e] = window[Radius][e];
+#pragma unroll
+      for (int d = 1; d <= Radius; ++d) {
+        // Column col - d is element (strip - d) mod strip of the strip `lanes` to the left; col +
+        // strip - 1 + d element (d - 1) mod strip of the one `lanes` to the right.
+        const int lanes = (d + strip - 1) / strip, left_e = lanes * strip - d, right_e = d - 1 - (lanes - 1) * strip;
+        T left = shuffle_lanes<true>(window[Radius][left_e], lanes);
+        T right = shuffle_lanes<false>(window[Radius][right_e], lanes);
+        if (lane < lanes) left = tile(r, col - d);
+        if (lane >= 32 - lanes) right = tile(r, col + strip - 1 + d);
+        row[side - d] = left;
+        row[side + strip - 1 + d] = right;
+      }
+      T results[strip];
+#pragma unroll
+      for (int e = 0; e < strip; ++e)
+        results[e] = static_cast<T>(op(StarStripNeighborhood2D<Radius, T, strip, side>{row, &window[0][0], e}));
+      store_strip<T, strip>(out, origin.row + r, origin.col + col, results);
+    }
+  }
+}
+
 // 2D: tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes
 // tiles b, b + gridDim.x, ... through a ring of stages_2d + 2 slots: stages_2d tiles load while one
 // is computed, and the slot written next was last read two steps ago (one barrier per step).
@@ -313,13 +446,17 @@ __global__ void __launch_bounds__(stencil_threads, 2)
   using Shape_ = StencilTileShape<static_cast<int>(sizeof(T)), Radius, Large>;
   constexpr int rows = Shape_::rows_2d, cols = Shape_::cols_2d, stages = Shape_::stages_2d, slots = Shape_::ring_2d;
   using Layout = HaloLayout<rows, cols, Radius, Shape_::halo_cols>;
+  // Star stencils of floats: star_strips_2d (5-point stencils at 8192^2 on an H200, large tiles:
+  // 94% of cudaMemcpy against 93%; doubles: 94% against 95% without strips).
+  constexpr bool strips = Shape == StencilShape::star && sizeof(T) == 4 && cols % 128 == 0;
   const TileRing<T, Layout> ring{aligned_dynamic_shared()};
   __shared__ unsigned long long landed[slots];  // TMA: one barrier per slot
   if constexpr (UseTma) init_slot_barriers(landed);
   const auto origin_of = [&](int t) { return Coord{t / tiles_across * rows, t % tiles_across * cols}; };
   const auto start = [&](int t, int slot) {
     if constexpr (UseTma) {
-      start_tma<T, Layout, false>(map, landed[slot], ring[slot].data(), 0, origin_of(t) - layout_reach(Layout{}));
+      start_tma<T, Layout, false, Shape_::tma_unit_bytes>(map, landed[slot], ring[slot].data(), 0,
+                                                          origin_of(t) - layout_reach(Layout{}));
     } else {
       copy_global_to_tile_async(in, origin_of(t), ring[slot], boundary, StencilBlock{});
       async_copy_commit();
@@ -350,15 +487,19 @@ __global__ void __launch_bounds__(stencil_threads, 2)
         __syncthreads();
       }
     }
+    if constexpr (strips) {
+      star_strips_2d<Radius, rows, cols>(tile, origin, op, out);
+    } else {
 #pragma unroll
-    for (int j = 0; j < rows / 8; ++j)
+      for (int j = 0; j < rows / 8; ++j)
 #pragma unroll
-      for (int i = 0; i < cols / 32; ++i) {
-        const Coord at = stencil_point<rows>(j, i);
-        const Coord g = origin + at;
-        if (g.row < out_rows && g.col < out_cols)
-          element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
-      }
+        for (int i = 0; i < cols / 32; ++i) {
+          const Coord at = stencil_point<rows>(j, i);
+          const Coord g = origin + at;
+          if (g.row < out_rows && g.col < out_cols)
+            element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
+        }
+    }
   }
 }
 
@@ -409,14 +550,6 @@ struct StarStripNeighborhood : StarZColumn<Radius, T> {
   }
 };
 
-// The Strip (16 / sizeof(T)) elements of a 16-byte aligned run of a plane's row, into registers.
-template <class T, class Layout, int Strip>
-SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* values) {
-  static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
-  const uint4 v = *reinterpret_cast<const uint4*>(plane.data() + Layout{}.offset(row, col));
-  std::memcpy(values, &v, sizeof(v));
-}
-
 // 3D: block (x, y, z) computes the xy tile (y, x) of planes z * planes_3d ... (a chunk), sweeping
 // along z through a ring of planes in shared memory: sweep plane k (z = first - Radius + k) lives in
 // slot k % ring and is loaded `ahead` steps before it is needed. Step k waits for plane k; from
@@ -458,7 +591,8 @@ __global__ void __launch_bounds__(stencil_threads,
     const int z = source_of(k);
     if constexpr (UseTma) {
       // A plane outside the volume under a fill policy arrives as zeros (write_boundary fills it).
-      start_tma<T, Layout, true>(map, landed[k % slots], ring[k % slots].data(), z, origin - layout_reach(Layout{}));
+      start_tma<T, Layout, true, Shape_::tma_unit_bytes>(map, landed[k % slots], ring[k % slots].data(), z,
+                                                         origin - layout_reach(Layout{}));
     } else {
       if (z >= 0 && z < depth) {
         copy_global_to_tile_async(plane(in, z), origin, ring[k % slots], boundary, StencilBlock{});
@@ -495,7 +629,7 @@ __global__ void __launch_bounds__(stencil_threads,
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
   constexpr bool strips = star && sizeof(T) == 4 && Radius >= 2 && !Shape_::wide_3d && cols % strip == 0 &&
                           32 % (cols / strip) == 0 && rows == 8 * (32 / (cols / strip));
-  constexpr int side = Shape_::halo_cols;  // Radius rounded up to whole 16-byte vectors
+  constexpr int side = (Radius + strip - 1) / strip * strip;  // Radius rounded up to whole 16-byte vectors
   // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0,
   // i the point's position in the strip).
   T column[star ? (strips ? 1 : rows / 8) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
@@ -731,11 +865,12 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
       using Tiles = decltype(tiles);
       if constexpr (rank == 2)
         return arch::make_tma_map_2d(in.data_handle(), in_extents[0], in_extents[1], in_strides[0], in_strides[1], E,
-                                     Tiles::rows_2d + 2 * Radius, Tiles::cols_2d + 2 * Tiles::halo_cols);
+                                     Tiles::rows_2d + 2 * Radius, Tiles::cols_2d + 2 * Tiles::halo_cols,
+                                     Tiles::tma_unit_bytes);
       else
         return arch::make_tma_map_3d(in.data_handle(), in_extents[0], in_extents[1], in_extents[2], in_strides[0],
                                      in_strides[1], in_strides[2], E, Tiles::rows_3d + 2 * Radius,
-                                     Tiles::cols_3d + 2 * Tiles::halo_cols);
+                                     Tiles::cols_3d + 2 * Tiles::halo_cols, Tiles::tma_unit_bytes);
     };
     const auto launch = [&](auto use_tma, auto large, const CUtensorMap& map) {
       if constexpr (rank == 2)
