@@ -8,8 +8,10 @@ ncu.csv is `ncu --csv --metrics ...` output: one row per metric per profiled ker
 Lines that are not CSV rows (==PROF== messages, program output) are skipped. Kernels are matched
 to cases by the case ID in their name: bank_case<17> (demangled) or _Z9bank_caseILi17E... (mangled).
 
-A case matches when, for loads and for stores, the measured instruction count, wavefronts and
-bank-conflict counter all equal the model's requests, wavefronts and conflicts. Prints one line
+A case matches when, for loads and for stores, the measured instruction count, wavefronts (both
+the L1's count and the count attributed to the SASS instructions, which Nsight Compute's Source
+view and scripts/bench_bank_conflicts.sh use) and bank-conflict counter all equal the model's
+requests, wavefronts and conflicts. Prints one line
 per case and `N cases, M match`; exits 1 if any case differs or is missing.
 """
 import argparse
@@ -25,6 +27,8 @@ METRICS = {
     "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "st_requests": "smsp__sass_inst_executed_op_shared_st.sum",
     "ld_requests": "smsp__sass_inst_executed_op_shared_ld.sum",
+    "st_sass_wavefronts": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "ld_sass_wavefronts": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
 }
 CASE_ID = re.compile(r"bank_case\s*<\s*(\d+)\s*>|bank_caseILi(\d+)E")
 
@@ -102,6 +106,8 @@ def main():
             for key in ("wavefronts", "conflicts", "requests"):
                 if got.get(f"{op}_{key}") != int(m[f"{op}_{key}"]):
                     differences.append(f"{op} {key}")
+            if got.get(f"{op}_sass_wavefronts") != int(m[f"{op}_wavefronts"]):
+                differences.append(f"{op} SASS-attributed wavefronts")
         ok = ok and not differences
         matches += ok
         cells.append("yes" if ok else "NO: " + ", ".join(differences) if got is not None else "NO: missing")
@@ -125,7 +131,9 @@ def main():
                     "ideal = phases with an active lane; conflicts = wavefronts - ideal. "
                     "Measured: `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum` (wf), "
                     "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum` (confl), "
-                    "`smsp__sass_inst_executed_op_shared_{ld,st}.sum` (inst). "
+                    "`smsp__sass_inst_executed_op_shared_{ld,st}.sum` (inst); the wavefronts attributed to the SASS "
+                    "instructions, `smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum` (what Nsight "
+                    "Compute's Source view, and so scripts/bench_bank_conflicts.sh, counts), must equal wf too. "
                     "Case names: `RxC_eBYTES_LAYOUT_PATTERN`; `seed` stores rows and reads the seeds' transposed "
                     "mapping (setRowReadCol); `probe_*` are hand-made warps testing the 8/16-byte rules.\n\n")
             f.write("| " + " | ".join(header) + " |\n")

@@ -34,6 +34,7 @@ echo "== building bank_validation (sm_${CUDA_ARCH:-90})"
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+metrics+=,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 
 echo "== profiling ($("$work/bank_validation" --list | wc -l) kernels) with $ncu"
 # One ncu run over every case kernel; its CSV goes to stdout, the program's messages to stderr.

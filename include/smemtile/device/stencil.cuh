@@ -29,7 +29,8 @@
 // TMA copy and the policy's values are written into the few tiles that reach outside the array
 // (none under boundary::zero: TMA's fill is zero); elsewhere every thread starts its cp.async
 // copies. Why: per point, a stencil does a few additions; what limits it is keeping enough loads in
-// flight and spending few instructions on moving data, which TMA and the ring both serve.
+// flight and spending few instructions and memory requests on moving data, which TMA, the ring and
+// TMA boxes whose rows start on 128-byte lines (StencilTileShape::halo_bytes) serve.
 #pragma once
 
 #include <cuda_runtime.h>
