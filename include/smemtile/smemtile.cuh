@@ -25,6 +25,7 @@
 #include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), make_global_matrix, plane
 #include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect
 
+#include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/cp_async.cuh"            // cp.async wrappers, async_copy_commit, async_copy_wait (sm_80+; fallback)
 #include "arch/mbarrier.cuh"            // mbarrier wrappers (sm_90+)
 #include "arch/tma.cuh"                 // TMA 2D load, tma_map_error, make_tma_map_2d (sm_90+)

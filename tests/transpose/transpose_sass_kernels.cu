@@ -36,3 +36,11 @@ __global__ void transpose_words_carved(GlobalMatrix<const unsigned char> in, Glo
   __syncthreads();
   copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
 }
+
+// device_transpose's kernel for bytes to 16-byte aligned rows: register blocks whose rows are one
+// 128-byte line, loaded with L2 fetching 256 bytes (the next tile's line too).
+namespace smemtile::detail {
+using ByteBits = ElementBits<1, 1>;
+template __global__ void transpose_kernel<BasicStaticTile<ByteBits, TransposeLayout<128, 128, 1>>, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, int, int, int);
+}  // namespace smemtile::detail

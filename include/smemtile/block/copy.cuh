@@ -28,6 +28,7 @@
 #include <cuda/std/mdspan>  // cuda::std::mdspan
 #include <type_traits>      // std::remove_const_t, std::is_trivially_copyable
 
+#include "../arch/global_load.cuh"  // load_global_fetch_256 (SyncMoveFetch256)
 #include "../config.cuh"         // SMEMTILE_DEVICE, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
 #include "../core/banks.cuh"     // bank_cost, WarpAccess
 #include "../core/boundary.cuh"  // boundary::Zero and the other policies
@@ -245,11 +246,28 @@ SMEMTILE_DEVICE bool words_realignable(const Global& global, Coord global_first,
 // A mover for which asynchronous<Bytes> is true starts Bytes-wide unit copies with
 // start<Bytes>(shared dst, global src) and zero-fills with start_zero<Bytes>(dst, any valid global
 // address); the other widths (and every store to global memory) take the synchronous code.
-// AsyncMove (async_copy.cuh) is the cp.async mover.
+// AsyncMove (async_copy.cuh) is the cp.async mover. A mover with fetch_256 = true has the
+// synchronous code's wide loads ask L2 for the 256 bytes around each (arch::load_global_fetch_256).
 struct SyncMove {
   template <int Bytes>
   static constexpr bool asynchronous = false;
 };
+// SyncMove whose 4- to 16-byte loads have L2 fetch 256 bytes: for tiles whose rows are one 128-byte
+// line, the half the block beside reads next (device_transpose's tiles of bytes and halves).
+struct SyncMoveFetch256 : SyncMove {
+  static constexpr bool fetch_256 = true;
+};
+template <class Mover, class = void>
+struct MoverFetches256 : std::false_type {};
+template <class Mover>
+struct MoverFetches256<Mover, std::void_t<decltype(Mover::fetch_256)>> : std::bool_constant<Mover::fetch_256> {};
+
+// A unit of the global array loaded by the synchronous code, as the mover asks.
+template <class Mover, class V>
+SMEMTILE_DEVICE V load_global_unit(const V* p) {
+  if constexpr (MoverFetches256<Mover>::value && sizeof(V) >= 4) return arch::load_global_fetch_256(p);
+  else return *p;
+}
 
 // The 4 bytes at `p`, read as the two aligned 4-byte words holding them, shifted together. Both
 // words must lie inside the array (words_realignable checks it for a region).
@@ -334,7 +352,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
         if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
           const Coord at = unit_at(unit);
           if constexpr (Realign) held[i] = load_realigned_word(global_unit(at));
-          else if constexpr (ToTile) held[i] = *reinterpret_cast<const Vector*>(global_unit(at));
+          else if constexpr (ToTile) held[i] = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit(at)));
           else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
         }
       }
@@ -354,7 +372,8 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
       const Coord at = unit_at(unit);
       if constexpr (Realign) *reinterpret_cast<Vector*>(tile_unit(at)) = load_realigned_word(global_unit(at));
-      else if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = *reinterpret_cast<const Vector*>(global_unit(at));
+      else if constexpr (ToTile)
+        *reinterpret_cast<Vector*>(tile_unit(at)) = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit(at)));
       else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = *reinterpret_cast<const Vector*>(tile_unit(at));
     }
   }
