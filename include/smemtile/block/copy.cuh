@@ -269,13 +269,17 @@ SMEMTILE_DEVICE V load_global_unit(const V* p) {
   else return *p;
 }
 
-// The 4 bytes at `p`, read as the two aligned 4-byte words holding them, shifted together. Both
-// words must lie inside the array (words_realignable checks it for a region).
+
+
+// The 4 bytes at `p`, read as the two aligned 4-byte words holding them (loaded as the mover
+// asks), shifted together. Both words must lie inside the array (words_realignable checks it for a
+// region).
+template <class Mover>
 SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
   const unsigned char* bytes = static_cast<const unsigned char*>(p);
   const unsigned shift = static_cast<unsigned>(reinterpret_cast<unsigned long long>(bytes) & 3u);
   const unsigned* word = reinterpret_cast<const unsigned*>(bytes - shift);  // pointer arithmetic: stays global
-  return __funnelshift_r(word[0], word[1], 8 * shift);
+  return __funnelshift_r(load_global_unit<Mover>(word), load_global_unit<Mover>(word + 1), 8 * shift);
 }
 
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
@@ -351,7 +355,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
         const int unit = rank + (first + i) * Group::static_size;
         if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
           const Coord at = unit_at(unit);
-          if constexpr (Realign) held[i] = load_realigned_word(global_unit(at));
+          if constexpr (Realign) held[i] = load_realigned_word<Mover>(global_unit(at));
           else if constexpr (ToTile) held[i] = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit(at)));
           else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
         }
@@ -371,7 +375,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
 #pragma unroll 4
     for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
       const Coord at = unit_at(unit);
-      if constexpr (Realign) *reinterpret_cast<Vector*>(tile_unit(at)) = load_realigned_word(global_unit(at));
+      if constexpr (Realign) *reinterpret_cast<Vector*>(tile_unit(at)) = load_realigned_word<Mover>(global_unit(at));
       else if constexpr (ToTile)
         *reinterpret_cast<Vector*>(tile_unit(at)) = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit(at)));
       else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit(at))) = *reinterpret_cast<const Vector*>(tile_unit(at));

@@ -29,7 +29,7 @@
 
 #include "../block/copy.cuh"                // detail::copy, SyncMove, SyncMoveFetch256
 #include "../block/thread_group.cuh"        // FixedThreadBlock
-#include "../block/transpose.cuh"           // copy_tile_to_global_transposed, IsTransposeLayout
+#include "../block/transpose.cuh"           // copy_tile_to_global_transposed
 #include "../core/conflict_free_tiles.cuh"  // TransposeTile
 #include "../core/global_view.cuh"          // make_global_matrix
 #include "../core/static_tile.cuh"          // StaticTile (the padded tile)
@@ -189,12 +189,12 @@ __global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
   const Coord tile_at = grouped_tile(static_cast<int>(blockIdx.x), tiles_down, tiles_across, group_rows);
   constexpr auto layout = Tile::layout();
   const Coord origin{tile_at.row * layout.rows(), tile_at.col * layout.cols()};
-  // Register-block tiles whose rows are one 128-byte line (bytes and halves): the loads ask L2 for
-  // 256 bytes, the other half being the next tile's, which a block running beside this one reads
-  // (on an H200: bytes 8192^2 92.5% of cudaMemcpy against 91%, 65536 x 1024 92% against 90%,
-  // halves 8192^2 94% against 92.5%; tiles of 256-byte rows and the padded ones lost 0.5-1.5%).
-  constexpr bool fetch_256 = IsTransposeLayout<std::remove_const_t<decltype(layout)>>::value &&
-                             layout.cols() * static_cast<int>(sizeof(Bits)) <= 128;
+  // Tiles of bytes and halves, whose rows are one 128-byte line: the loads ask L2 for 256 bytes,
+  // the other half being the next tile's, which a block running beside this one reads. On an H200,
+  // % of cudaMemcpy against without: bytes 8192^2 92.5 / 91, 65536 x 1024 92 / 90, 8192 x 8193
+  // 68 / 66.5 (8191 x 8193 51 / 51); halves 8192^2 94.8 / 92.4, 8192 x 8193 75 / 71. Tiles of
+  // 256-byte rows, and the padded float tiles of 128-byte rows, lost 0.5-1.5% with it.
+  constexpr bool fetch_256 = sizeof(Bits) <= 2 && layout.cols() * static_cast<int>(sizeof(Bits)) <= 128;
   copy<true, std::conditional_t<fetch_256, SyncMoveFetch256, SyncMove>>(source, origin, tile_ref(tile),
                                                                          boundary::Zero{}, Block{});
   __syncthreads();
