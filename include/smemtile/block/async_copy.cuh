@@ -57,6 +57,7 @@ struct AsyncMove {
   static constexpr bool asynchronous =
       (Bytes == 4 || Bytes == 8 || Bytes == 16) &&
       (Bytes > static_cast<int>(sizeof(Element)) || static_cast<int>(alignof(Element)) >= Bytes);
+  static constexpr bool fetch_256 = false;  // the widths it cannot start load as plain loads
 
   template <int Bytes, class E>
   static SMEMTILE_DEVICE void start(E* dst, const E* src) {

@@ -246,30 +246,25 @@ SMEMTILE_DEVICE bool words_realignable(const Global& global, Coord global_first,
 // A mover for which asynchronous<Bytes> is true starts Bytes-wide unit copies with
 // start<Bytes>(shared dst, global src) and zero-fills with start_zero<Bytes>(dst, any valid global
 // address); the other widths (and every store to global memory) take the synchronous code.
-// AsyncMove (async_copy.cuh) is the cp.async mover. A mover with fetch_256 = true has the
-// synchronous code's wide loads ask L2 for the 256 bytes around each (arch::load_global_fetch_256).
+// AsyncMove (async_copy.cuh) is the cp.async mover. fetch_256: whether the synchronous code's loads
+// ask L2 for the 256 bytes around each (arch::load_global_fetch_256).
 struct SyncMove {
   template <int Bytes>
   static constexpr bool asynchronous = false;
+  static constexpr bool fetch_256 = false;
 };
 // SyncMove whose 4- to 16-byte loads have L2 fetch 256 bytes: for tiles whose rows are one 128-byte
 // line, the half the block beside reads next (device_transpose's tiles of bytes and halves).
 struct SyncMoveFetch256 : SyncMove {
   static constexpr bool fetch_256 = true;
 };
-template <class Mover, class = void>
-struct MoverFetches256 : std::false_type {};
-template <class Mover>
-struct MoverFetches256<Mover, std::void_t<decltype(Mover::fetch_256)>> : std::bool_constant<Mover::fetch_256> {};
 
 // A unit of the global array loaded by the synchronous code, as the mover asks.
 template <class Mover, class V>
 SMEMTILE_DEVICE V load_global_unit(const V* p) {
-  if constexpr (MoverFetches256<Mover>::value && sizeof(V) >= 4) return arch::load_global_fetch_256(p);
+  if constexpr (Mover::fetch_256) return arch::load_global_fetch_256(p);
   else return *p;
 }
-
-
 
 // The 4 bytes at `p`, read as the two aligned 4-byte words holding them (loaded as the mover
 // asks), shifted together. Both words must lie inside the array (words_realignable checks it for a
