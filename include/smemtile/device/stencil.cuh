@@ -328,6 +328,15 @@ SMEMTILE_DEVICE Coord stencil_point(int j, int i) {
   return Coord{static_cast<int>(threadIdx.x) / 32 * (Rows / 8) + j, static_cast<int>(threadIdx.x) % 32 + 32 * i};
 }
 
+// The values a strip's row holds on each side of its Strip (16 / sizeof(T)) points: Radius rounded
+// up to whole 16-byte strips, so that the row loads as whole vectors (star_strips_2d, and the 3D
+// strips of stencil_3d_kernel).
+template <class T>
+SMEMTILE_HOST_DEVICE constexpr int strip_side(int radius) {
+  constexpr int strip = 16 / static_cast<int>(sizeof(T));
+  return (radius + strip - 1) / strip * strip;
+}
+
 // The Strip (16 / sizeof(T)) elements of a 16-byte aligned run of a plane's row, into registers.
 template <class T, class Layout, int Strip>
 SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* values) {
@@ -350,22 +359,27 @@ SMEMTILE_DEVICE T shuffle_lanes(T value, int lanes) {
   return value;
 }
 
-// Stores the Strip results of a strip at out(row, col ...): one 16-byte store where the strip lies
-// inside the array and its address is aligned, else element by element those inside.
-template <class T, int Strip, class Out>
-SMEMTILE_DEVICE void store_strip(Out& out, int row, int col, const T* results) {
-  const int out_rows = static_cast<int>(out.extent(0)), out_cols = static_cast<int>(out.extent(1));
-  if (row >= out_rows) return;
-  T* first = &element(out, row, col);
-  if (col + Strip <= out_cols && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
+// Stores the Strip results of a strip at `first`, column `col` of a row of `cols`: one 16-byte
+// store where the strip lies inside the row and its address is aligned, else element by element
+// those inside. (The 2D and 3D strips' one store.)
+template <class T, int Strip>
+SMEMTILE_DEVICE void store_strip(T* first, int col, int cols, const T* results) {
+  if (col + Strip <= cols && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
     uint4 v;
     std::memcpy(&v, results, sizeof(v));
     *reinterpret_cast<uint4*>(first) = v;
   } else {
 #pragma unroll
     for (int i = 0; i < Strip; ++i)
-      if (col + i < out_cols) first[i] = results[i];
+      if (col + i < cols) first[i] = results[i];
   }
+}
+
+// The same at out(row, col ...) of a 2D array; nothing where the row lies outside it.
+template <class T, int Strip, class Out>
+SMEMTILE_DEVICE void store_strip(Out& out, int row, int col, const T* results) {
+  if (row >= static_cast<int>(out.extent(0))) return;
+  store_strip<T, Strip>(&element(out, row, col), col, static_cast<int>(out.extent(1)), results);
 }
 
 // The neighbourhood of point `s` of a strip of consecutive points of one row of a 2D star
@@ -398,7 +412,7 @@ struct StarStripNeighborhood2D {
 template <int Radius, int Rows, int Cols, class T, class Layout, class Op, class Out>
 SMEMTILE_DEVICE void star_strips_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Out& out) {
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
-  constexpr int side = (Radius + strip - 1) / strip * strip;  // Radius rounded up to whole vectors
+  constexpr int side = strip_side<T>(Radius);
   static_assert(Cols % (32 * strip) == 0 && Rows % 8 == 0, "whole strips for every lane, Rows / 8 rows per warp");
   const int lane = static_cast<int>(threadIdx.x) % 32, first_row = static_cast<int>(threadIdx.x) / 32 * (Rows / 8);
 #pragma unroll
@@ -632,7 +646,7 @@ __global__ void __launch_bounds__(stencil_threads,
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
   constexpr bool strips = star && sizeof(T) == 4 && Radius >= 2 && !Shape_::wide_3d && cols % strip == 0 &&
                           32 % (cols / strip) == 0 && rows == 8 * (32 / (cols / strip));
-  constexpr int side = (Radius + strip - 1) / strip * strip;  // Radius rounded up to whole 16-byte vectors
+  constexpr int side = strip_side<T>(Radius);
   // Star stencils: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0,
   // i the point's position in the strip).
   T column[star ? (strips ? 1 : rows / 8) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
@@ -675,18 +689,7 @@ __global__ void __launch_bounds__(stencil_threads,
         const StarStripNeighborhood<Radius, T, strip, side> n{{column[0][i]}, row, &up_down[0][0], i};
         result[i] = static_cast<T>(op(n));
       }
-      if (g.row < out_rows) {
-        T* first = &element(out, z, g.row, g.col);
-        if (g.col + strip <= out_cols && reinterpret_cast<unsigned long long>(first) % 16 == 0) {
-          uint4 v;
-          std::memcpy(&v, result, sizeof(v));
-          *reinterpret_cast<uint4*>(first) = v;
-        } else {
-#pragma unroll
-          for (int i = 0; i < strip; ++i)
-            if (g.col + i < out_cols) first[i] = result[i];
-        }
-      }
+      if (g.row < out_rows) store_strip<T, strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
     } else if constexpr (star) {
       const TileRef<T, Layout> newest = ring[k % slots];
 #pragma unroll
