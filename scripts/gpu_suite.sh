@@ -10,6 +10,9 @@
 #   SMEMTILE_SKIP_BENCH=1 bash scripts/gpu_suite.sh       # without the NVBench benchmarks
 #   SMEMTILE_ONLY_SANITIZERS=1 SMEMTILE_SKIP_BENCH=1 SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh
 #                                                         # build, then compute-sanitizer only
+#   SMEMTILE_ONLY_BENCH=1 bash scripts/gpu_suite.sh       # build the library's benchmarks only (no
+#                                                         # tests, examples or sanitizers), then
+#                                                         # NVBench and the benchmark kernels' ncu
 #
 # The device tool brings back at most 8 files from $OUT: everything is written to gpu-out/ and
 # packed into $OUT/gpu-out.tgz at the end, beside summary.txt and the benchmark report.
@@ -37,6 +40,11 @@ nvcc --version | tail -1; cmake --version | head -1
 # Catch2: Debian's package file carried in .deps/, unpacked here with dpkg -x (the GPU machine has
 # no package registry); SMEMTILE_CATCH2=system uses whatever Catch2 CMake finds instead.
 catch_args=()
+only_args=()
+if [ -n "${SMEMTILE_ONLY_BENCH:-}" ]; then  # a second GPU's numbers: no tests to build or run
+  only_args=(-DSMEMTILE_BUILD_TESTS=OFF -DSMEMTILE_BUILD_EXAMPLES=OFF)
+  export SMEMTILE_ONLY_SANITIZERS=1 SMEMTILE_SKIP_SANITIZERS=1 SMEMTILE_SKIP_BANK_VALIDATION=1
+fi
 deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
 if [ "${SMEMTILE_CATCH2:-deb}" = deb ] && [ -n "$deb" ]; then
   mkdir -p "$root/.deps/root" && dpkg -x "$deb" "$root/.deps/root"
@@ -44,7 +52,7 @@ if [ "${SMEMTILE_CATCH2:-deb}" = deb ] && [ -n "$deb" ]; then
 fi
 
 echo "== configure and build ($jobs jobs)"
-if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${catch_args[@]}" >"$out/configure.log" 2>&1 &&
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${catch_args[@]}" "${only_args[@]}" >"$out/configure.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1; then
   note "build" "ok"
 else
