@@ -299,7 +299,13 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     return at;
   };
   const auto global_unit = [&](Coord at) {
-    return global_pointer(global, global_first.row + at.row, global_first.col + at.col);
+    // Units of several elements only exist where the rows are contiguous (vector_fits and
+    // words_realignable check it): no column stride to multiply by (the compiler kept that 64-bit
+    // multiply for 8-byte units: tests/transpose/transpose_pairs.cu).
+    if constexpr (per_unit > 1 || Realign)
+      return global.data_handle() + static_cast<long long>(global_first.row + at.row) * global.stride(0) +
+             (global_first.col + at.col);
+    else return global_pointer(global, global_first.row + at.row, global_first.col + at.col);
   };
   const auto tile_unit = [&](Coord at) {
     return tile.data() + tile.layout().offset(region.first.row + at.row, region.first.col + at.col);
