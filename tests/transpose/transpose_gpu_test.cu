@@ -409,13 +409,22 @@ struct BlockArgs {
   T* out;
   int out_rows, out_cols, out_pitch;
   Coord out_origin;
-  int lead;  // bytes carved before a dynamic tile
+  int lead;          // bytes carved before a dynamic tile
+  int in_step = 1;   // elements from one column to the next (the views' stride(1))
+  int out_step = 1;
 };
+
+// A rows x cols view of `data`, rows `pitch` and columns `step` elements apart (layout_stride).
+template <class T>
+__device__ smemtile::GlobalMatrix<T> strided_matrix(T* data, int rows, int cols, int pitch, int step) {
+  using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
+  return smemtile::GlobalMatrix<T>(data, Mapping(cuda::std::dextents<int, 2>(rows, cols), cuda::std::array<int, 2>{pitch, step}));
+}
 
 template <Direction D, class Group, class T, class Tile>
 __device__ void block_transpose(Tile&& tile, const BlockArgs<T>& a) {
-  const auto in = smemtile::make_global_matrix(a.in, a.in_rows, a.in_cols, a.in_pitch);
-  const auto out = smemtile::make_global_matrix(a.out, a.out_rows, a.out_cols, a.out_pitch);
+  const auto in = strided_matrix(a.in, a.in_rows, a.in_cols, a.in_pitch, a.in_step);
+  const auto out = strided_matrix(a.out, a.out_rows, a.out_cols, a.out_pitch, a.out_step);
   if constexpr (D == Direction::store_transposed) {
     smemtile::copy_global_to_tile(in, a.in_origin, tile, smemtile::boundary::Zero{}, Group{});
     __syncthreads();
@@ -462,6 +471,7 @@ int random_origin(std::mt19937& rng, int extent, int span) {
 
 struct MatrixCase {
   int rows, cols, pitch;
+  int step = 1;     // elements from one column to the next
   std::size_t pre;  // elements before (0..3 misalignment, plus a guard for outputs)
   Coord origin;
 };
@@ -488,10 +498,18 @@ MatrixCase random_matrix(std::mt19937& rng, int region_rows, int region_cols, in
   return m;
 }
 
+// Columns `step` apart (2 ... max_step): no vector or whole-unit access applies, and every element
+// must land where the view's strides say.
+void make_strided(std::mt19937& rng, MatrixCase& m, int max_step) {
+  m.step = uniform(rng, 2, max_step);
+  m.pitch = (m.cols - 1) * m.step + 1 + uniform(rng, 0, 3);
+}
+
 // Runs `cases` random block-level transposes of a TileRows x TileCols tile of T; launch(args)
-// starts the kernel (one block) and returns the launch's error.
+// starts the kernel (one block) and returns the launch's error. max_step > 1: the views' columns
+// are strided (stride(1) of 2 ... max_step) in about half the cases, each side on its own.
 template <class T, int TileRows, int TileCols, class Launch>
-void run_block_cases(Direction d, int cases, Launch launch) {
+void run_block_cases(Direction d, int cases, Launch launch, int max_step = 1) {
   const unsigned seed = smemtile_test::fresh_seed();
   INFO("seed " << seed << ", direction " << (d == Direction::store_transposed ? "store transposed" : "load transposed"));
   std::mt19937 rng(seed);
@@ -503,14 +521,18 @@ void run_block_cases(Direction d, int cases, Launch launch) {
   const int out_region_rows = store ? TileCols : TileRows, out_region_cols = store ? TileRows : TileCols;
   for (int i = 0; i < cases; ++i) {
     // Each side aligned and inside (vector and whole-unit paths) or random, independently.
-    const MatrixCase mi = random_matrix(rng, in_region_rows, in_region_cols, E, uniform(rng, 0, 1) == 0, 0);
-    const MatrixCase mo = random_matrix(rng, out_region_rows, out_region_cols, E, uniform(rng, 0, 1) == 0, 1);
+    MatrixCase mi = random_matrix(rng, in_region_rows, in_region_cols, E, uniform(rng, 0, 1) == 0, 0);
+    MatrixCase mo = random_matrix(rng, out_region_rows, out_region_cols, E, uniform(rng, 0, 1) == 0, 1);
+    if (max_step > 1 && uniform(rng, 0, 1) == 0) make_strided(rng, mi, max_step);
+    if (max_step > 1 && uniform(rng, 0, 1) == 0) make_strided(rng, mo, max_step);
     const int lead = uniform(rng, 1, 300);
     INFO("case " << i << ": in " << mi.rows << " x " << mi.cols << " (pitch " << mi.pitch << ", +" << mi.pre
                  << " elements), origin (" << mi.origin.row << ", " << mi.origin.col << "); out " << mo.rows << " x "
                  << mo.cols << " (pitch " << mo.pitch << ", +" << mo.pre << " elements), origin (" << mo.origin.row
-                 << ", " << mo.origin.col << "); lead " << lead);
-    const std::size_t in_elems = mi.pre + static_cast<std::size_t>(smemtile::matrix_span(mi.rows, mi.cols, mi.pitch));
+                 << ", " << mo.origin.col << "); lead " << lead << "; column steps in " << mi.step << ", out "
+                 << mo.step);
+    const std::size_t in_elems =
+        mi.pre + static_cast<std::size_t>(smemtile::matrix_span(mi.rows, (mi.cols - 1) * mi.step + 1, mi.pitch));
     const std::size_t out_elems = mo.pre + static_cast<std::size_t>(mo.rows) * mo.pitch + 16;
     const Bytes in_host = random_elements(in_elems, E, rng);
     DeviceBuffer<unsigned char> d_in(in_host.size());
@@ -518,7 +540,8 @@ void run_block_cases(Direction d, int cases, Launch launch) {
     DeviceBuffer<unsigned char> d_out(out_elems * Eu);
     d_out.poison();
     BlockArgs<T> args{reinterpret_cast<const T*>(d_in.get()) + mi.pre, mi.rows, mi.cols, mi.pitch, mi.origin,
-                      reinterpret_cast<T*>(d_out.get()) + mo.pre, mo.rows, mo.cols, mo.pitch, mo.origin, lead};
+                      reinterpret_cast<T*>(d_out.get()) + mo.pre, mo.rows, mo.cols, mo.pitch, mo.origin, lead,
+                      mi.step, mo.step};
     REQUIRE_CUDA(launch(args));
     REQUIRE_LAUNCH_OK();
 
@@ -531,10 +554,12 @@ void run_block_cases(Direction d, int cases, Launch launch) {
         const Coord g = mi.origin + (store ? Coord{r, c} : Coord{c, r});
         const bool inside = g.row >= 0 && g.row < mi.rows && g.col >= 0 && g.col < mi.cols;
         const unsigned char* value =
-            inside ? &in_host[(mi.pre + static_cast<std::size_t>(g.row) * mi.pitch + g.col) * Eu] : zero.data();
+            inside ? &in_host[(mi.pre + static_cast<std::size_t>(g.row) * mi.pitch + static_cast<std::size_t>(g.col) * mi.step) * Eu]
+                   : zero.data();
         const Coord o = mo.origin + (store ? Coord{c, r} : Coord{r, c});
         if (o.row >= 0 && o.row < mo.rows && o.col >= 0 && o.col < mo.cols)
-          std::memcpy(&expected[(mo.pre + static_cast<std::size_t>(o.row) * mo.pitch + o.col) * Eu], value, Eu);
+          std::memcpy(&expected[(mo.pre + static_cast<std::size_t>(o.row) * mo.pitch + static_cast<std::size_t>(o.col) * mo.step) * Eu],
+                      value, Eu);
       }
     const Bytes got = d_out.download();
     if (got != expected) {
@@ -555,7 +580,7 @@ void run_block_cases(Direction d, int cases, Launch launch) {
 
 // LoadToo: also copy_global_to_tile_transposed (not for WordTransposeTiles, which only store).
 template <class T, class Tile, int TileRows, int TileCols, bool LoadToo = true>
-void run_static_tile_cases(int cases) {
+void run_static_tile_cases(int cases, int max_step = 1) {
   for (Direction d : {Direction::store_transposed, Direction::load_transposed}) {
     if (!LoadToo && d == Direction::load_transposed) continue;
     {
@@ -566,7 +591,7 @@ void run_static_tile_cases(int cases) {
         else if constexpr (LoadToo)
           static_tile_kernel<T, Tile, Direction::load_transposed, smemtile::FixedThreadBlock<256>><<<1, 256>>>(a);
         return cudaGetLastError();
-      });
+      }, max_step);
     }
     {
       INFO("ThreadBlock, 32 x 5 threads");
@@ -576,7 +601,7 @@ void run_static_tile_cases(int cases) {
         else if constexpr (LoadToo)
           static_tile_kernel<T, Tile, Direction::load_transposed, smemtile::ThreadBlock><<<1, dim3(32, 5)>>>(a);
         return cudaGetLastError();
-      });
+      }, max_step);
     }
   }
 }
@@ -609,6 +634,14 @@ TEST_CASE("block transposes: WordTransposeTile<unsigned char 128 128> and <unsig
 
 TEST_CASE("block transposes: padded StaticTile<float 32 32 1> (the element path)", "[transpose][block]") {
   run_static_tile_cases<float, smemtile::StaticTile<float, 32, 32, 1>, 32, 32>(60);
+}
+
+TEST_CASE("block transposes: global views with strided columns (stride(1) of 2 to 5) through TransposeTiles of "
+          "floats and doubles and a padded tile",
+          "[transpose][block]") {
+  run_static_tile_cases<float, smemtile::TransposeTile<float, 64, 64>, 64, 64>(40, 5);
+  run_static_tile_cases<double, smemtile::TransposeTile<double, 64, 32>, 64, 32>(40, 5);
+  run_static_tile_cases<float, smemtile::StaticTile<float, 32, 32, 1>, 32, 32>(40, 5);
 }
 
 TEST_CASE("block transposes: TransposeLayout<64 32 8> tile of doubles carved from dynamic shared memory",

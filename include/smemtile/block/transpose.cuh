@@ -261,12 +261,15 @@ SMEMTILE_DEVICE void tile_to_global_transposed_blocks(TileRef<T, Layout> tile, c
     } else {
       Element values[BC][BR];
       std::memcpy(values, out, sizeof(values));
-      if (inside) {  // inside but not aligned for whole chunks: element by element, no bounds tests
+      // Inside but not aligned for whole chunks: element by element, no bounds tests. (Not for 1- and
+      // 2-byte elements, which copy_tile_to_global_transposed sends to the transposed walk then.)
+      if (sizeof(Element) >= 4 && inside) {
+        const long long step = global.stride(1);  // columns may be strided: a view with stride(1) != 1 lands here
 #pragma unroll
         for (int i = 0; i < BC; ++i) {
           Element* row = const_cast<Element*>(global_pointer(global, first.row + i, first.col));
 #pragma unroll
-          for (int j = 0; j < BR; ++j) row[j] = values[i][j];
+          for (int j = 0; j < BR; ++j) row[j * step] = values[i][j];
         }
       } else {
 #pragma unroll

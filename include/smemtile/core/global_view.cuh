@@ -5,8 +5,10 @@
 //   in(r, c) == d_in[r * cols + c]
 //
 // smemtile does not invent a view type for global memory: copies, transposes and stencils take any
-// cuda::std::mdspan of rank 1, 2 or 3 whose last index is the fastest (stride 1; checked). The aliases
-// below are row-major with a pitch (layout_stride), indexed by int; use your own mdspans freely.
+// cuda::std::mdspan of rank 1, 2 or 3, whose last index is normally the fastest. The block-level
+// copies and transposes accept any strides, and use vector accesses only where the last stride is 1;
+// device_stencil requires it (and says so). The aliases below are row-major with a pitch
+// (layout_stride), indexed by int; use your own mdspans freely.
 #pragma once
 
 #include <cuda/std/mdspan>  // cuda::std::mdspan, dextents, layout_stride, layout_right
