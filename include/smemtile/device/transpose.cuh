@@ -158,9 +158,21 @@ SMEMTILE_HOST_DEVICE constexpr Coord grouped_tile(int t, int tiles_down, int til
 namespace detail {
 
 inline constexpr int transpose_threads = 256;
-// At least 4 blocks (1024 threads) per multiprocessor: caps registers at 64 per thread, which the
-// fast path needs far less than; the slow edge paths may then take longer, not the interior.
-inline constexpr int transpose_min_blocks = 4;
+
+// Blocks per multiprocessor asked of the register allocator (__launch_bounds__), per tile: more
+// blocks in flight hide more of DRAM's latency, as long as the fast path keeps its values in
+// registers (the edge paths may then take longer, not the interior). Measured on an H200, GB/s
+// against 4 blocks (64 registers): byte tiles 6 (40 registers): +1% at 8192^2 and 65536 x 1024,
+// +2% at 8191 x 8193 (8 blocks spilled: half the speed); padded tiles of halves 5: +5%, of floats 6:
+// +4%, of 8-byte elements 5: +1% at 8191 x 8193 (6 spilled: -10%); the register-block tiles of
+// halves and floats lost 0.5% with 5 or 6 and keep 4, as do 16-byte elements (not measured).
+template <class Tile, int ElemBytes>
+constexpr int transpose_min_blocks() {
+  using Layout = typename std::remove_reference_t<Tile>::layout_type;
+  if constexpr (IsTransposeLayout<Layout>::value) return ElemBytes == 1 ? 6 : 4;
+  else if constexpr (IsWordTransposeLayout<Layout>::value) return 6;
+  else return ElemBytes == 2 || ElemBytes == 8 ? 5 : ElemBytes == 4 ? 6 : 4;  // padded element tiles
+}
 
 // The bits of an element: one kernel per (size, alignment), whatever the type, held in the widest
 // words its alignment allows (so that moving one is one or a few register moves, not byte packing).
@@ -177,7 +189,7 @@ struct alignas(Align) ElementBits {
 // tile's shared addresses out of it and spill them (measured: 76% of cudaMemcpy for bytes at
 // 8192 x 8192 against 93% without the loop, on an H200).
 template <class Tile, class Bits>
-__global__ void __launch_bounds__(transpose_threads, transpose_min_blocks)
+__global__ void __launch_bounds__(transpose_threads, (transpose_min_blocks<Tile, static_cast<int>(sizeof(Bits))>()))
     transpose_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
                      long long stride_in, long long stride_out, int tiles_down, int tiles_across, int group_rows) {
   using Block = FixedThreadBlock<transpose_threads>;
