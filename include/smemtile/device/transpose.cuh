@@ -161,16 +161,19 @@ inline constexpr int transpose_threads = 256;
 
 // Blocks per multiprocessor asked of the register allocator (__launch_bounds__), per tile: more
 // blocks in flight hide more of DRAM's latency, as long as the fast path keeps its values in
-// registers (the edge paths may then take longer, not the interior). Measured on an H200, GB/s
-// against 4 blocks (64 registers): byte tiles 6 (40 registers): +1% at 8192^2 and 65536 x 1024,
-// +2% at 8191 x 8193 (8 blocks spilled: half the speed); padded tiles of halves 5: +5%, of floats 6:
-// +4%, of 8-byte elements 5: +1% at 8191 x 8193 (6 spilled: -10%); the register-block tiles of
-// halves and floats lost 0.5% with 5 or 6 and keep 4, as do 16-byte elements (not measured).
+// registers (the edge paths may then take longer, not the interior). Against 4 blocks (64
+// registers), NVBench, % of cudaMemcpy (H200 / H100): register-block byte tiles with 6 (40
+// registers) 90.2 -> 93.4 / 91.8 -> 93.8 at 65536 x 1024, 92.7 -> 93.5 / 94.0 -> 94.3 at 8192^2 (8
+// blocks spilled: half the speed); padded tiles at 8191 x 8193: halves with 5 65.6 -> 68.5 / 76.8 ->
+// 74.0, floats with 6 82.0 -> 85.3 / 87.1 -> 85.3, 8-byte elements with 5 89.7 -> 91.6 / 91.3 ->
+// 91.7 (6 spilled: -10%). Kept at 4: word tiles of bytes (6: 54.9 -> 53.0 / 60.4 -> 55.8), the
+// register-block tiles of halves and floats (5 or 6 lost 0.5% in probes), 16-byte elements (not
+// measured).
 template <class Tile, int ElemBytes>
 constexpr int transpose_min_blocks() {
   using Layout = typename std::remove_reference_t<Tile>::layout_type;
   if constexpr (IsTransposeLayout<Layout>::value) return ElemBytes == 1 ? 6 : 4;
-  else if constexpr (IsWordTransposeLayout<Layout>::value) return 6;
+  else if constexpr (IsWordTransposeLayout<Layout>::value) return 4;
   else return ElemBytes == 2 || ElemBytes == 8 ? 5 : ElemBytes == 4 ? 6 : 4;  // padded element tiles
 }
 
