@@ -32,6 +32,16 @@ struct LaunchStatus {
   explicit operator bool() const { return error == cudaSuccess; }
 };
 
+namespace detail {
+// A failed LaunchStatus: `error` and why (device_transpose's and device_stencil's refusals).
+inline LaunchStatus failed_launch(cudaError_t error, std::string message) {
+  LaunchStatus status;
+  status.error = error;
+  status.message = std::move(message);
+  return status;
+}
+}  // namespace detail
+
 /// Why a kernel with `static_bytes` of static shared memory cannot be given `dynamic_bytes` of dynamic
 /// shared memory on a device allowing `per_block_limit` bytes per block (opt-in), or "" if it can.
 /// `device` is only named in the message.

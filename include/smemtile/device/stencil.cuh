@@ -728,13 +728,6 @@ __global__ void __launch_bounds__(stencil_threads,
   }
 }
 
-inline LaunchStatus stencil_status(cudaError_t error, std::string message) {
-  LaunchStatus status;
-  status.error = error;
-  status.message = std::move(message);
-  return status;
-}
-
 // What device_stencil needs to know of the current device, asked once per call.
 struct StencilDevice {
   long long shared_per_block = 0;  // the most dynamic shared memory a block may opt in to
@@ -749,7 +742,7 @@ inline LaunchStatus query_stencil_device(StencilDevice* device) {
   if (error == cudaSuccess) error = cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, id);
   if (error == cudaSuccess) error = cudaDeviceGetAttribute(&device->multiprocessors, cudaDevAttrMultiProcessorCount, id);
   if (error != cudaSuccess)
-    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+    return failed_launch(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
   device->shared_per_block = shared;
   device->tma = major >= 9;
   return LaunchStatus{};
@@ -760,13 +753,13 @@ inline LaunchStatus query_stencil_device(StencilDevice* device) {
 template <class Kernel>
 LaunchStatus prepare_stencil_kernel(Kernel kernel, long long bytes, const StencilDevice& device) {
   if (bytes > device.shared_per_block)
-    return stencil_status(cudaErrorInvalidConfiguration,
+    return failed_launch(cudaErrorInvalidConfiguration,
                           "smemtile::device_stencil: this radius and element size need " + std::to_string(bytes) +
                               " bytes of shared memory per block; this GPU allows " +
                               std::to_string(device.shared_per_block));
   const cudaError_t error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (error != cudaSuccess)
-    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+    return failed_launch(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
   return LaunchStatus{};
 }
 
@@ -779,7 +772,7 @@ LaunchStatus launch_stencil_2d(const StencilDevice& device, const CUtensorMap& m
                 "smemtile::device_stencil: this radius needs more shared memory per block than any GPU has");
   const long long across = (static_cast<long long>(in.extent(1)) + Tiles::cols_2d - 1) / Tiles::cols_2d;
   const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Tiles::rows_2d - 1) / Tiles::rows_2d);
-  if (tiles > INT_MAX) return stencil_status(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
+  if (tiles > INT_MAX) return failed_launch(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
   const auto kernel = stencil_2d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
   const LaunchStatus ready = prepare_stencil_kernel(kernel, Tiles::shared_bytes_2d, device);
   if (!ready) return ready;
@@ -787,7 +780,7 @@ LaunchStatus launch_stencil_2d(const StencilDevice& device, const CUtensorMap& m
   const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_multiprocessor, kernel, stencil_threads, static_cast<size_t>(Tiles::shared_bytes_2d));
   if (error != cudaSuccess)
-    return stencil_status(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
+    return failed_launch(error, std::string("smemtile::device_stencil: ") + cudaGetErrorString(error));
   const long long resident = static_cast<long long>(per_multiprocessor < 1 ? 1 : per_multiprocessor) *
                              device.multiprocessors;
   kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), stencil_threads,
@@ -809,7 +802,7 @@ LaunchStatus launch_stencil_3d(const StencilDevice& device, const CUtensorMap& m
   const long long across = blocks(in.extent(2), Tiles::cols_3d), down = blocks(in.extent(1), Tiles::rows_3d);
   const long long chunks = blocks(in.extent(0), Tiles::planes_3d);
   if (across > INT_MAX || down > 65535 || chunks > 65535)
-    return stencil_status(cudaErrorInvalidValue,
+    return failed_launch(cudaErrorInvalidValue,
                           "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
   const auto kernel = stencil_3d_kernel<Radius, Shape, T, Boundary, Op, UseTma, Large>;
   const LaunchStatus ready = prepare_stencil_kernel(kernel, shared, device);
@@ -848,7 +841,7 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
                                                reinterpret_cast<unsigned long long>(in.data_handle()),
                                                reinterpret_cast<unsigned long long>(out.data_handle()),
                                                static_cast<int>(sizeof(T))))
-    return detail::stencil_status(cudaErrorInvalidValue, std::string("smemtile::device_stencil: ") + why);
+    return detail::failed_launch(cudaErrorInvalidValue, std::string("smemtile::device_stencil: ") + why);
   if (in.size() == 0) return LaunchStatus{};
 
   using Default = StencilTileShape<static_cast<int>(sizeof(T)), Radius>;
@@ -908,7 +901,7 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
-    return detail::stencil_status(error, std::string("smemtile::device_stencil: launch failed: ") +
+    return detail::failed_launch(error, std::string("smemtile::device_stencil: launch failed: ") +
                                              cudaGetErrorString(error));
   return LaunchStatus{};
 }

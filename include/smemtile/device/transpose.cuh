@@ -243,13 +243,6 @@ struct UnalignedTransposeTile<Bits, 1> {
   using type = WordTransposeTile<Bits, TransposeWordTileShape<1>::rows, TransposeWordTileShape<1>::cols>;
 };
 
-inline LaunchStatus transpose_status(cudaError_t error, std::string message) {
-  LaunchStatus status;
-  status.error = error;
-  status.message = std::move(message);
-  return status;
-}
-
 // Launches transpose_kernel with Tile: one block per tile and matrix.
 template <class Tile, class Bits>
 LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
@@ -259,7 +252,7 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   const int tiles_down = (rows + layout.rows() - 1) / layout.rows();
   const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
   if (tiles > INT_MAX)
-    return transpose_status(cudaErrorInvalidValue, "smemtile::device_transpose: the matrix has more than 2^31 - 1 "
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: the matrix has more than 2^31 - 1 "
                                                    "tiles, more than one grid holds");
   constexpr int max_grid_y = 65535;
   const int grid_y = batch < max_grid_y ? batch : max_grid_y;
@@ -270,10 +263,9 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
                                                                  transpose_group_rows);
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
-    return transpose_status(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
+    return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
   return LaunchStatus{};
 }
-
 
 }  // namespace detail
 
@@ -292,7 +284,7 @@ LaunchStatus device_transpose(const T* in, T* out, int rows, int cols, int ld_in
   if (const char* why = transpose_argument_error(reinterpret_cast<unsigned long long>(in),
                                                  reinterpret_cast<unsigned long long>(out), shape,
                                                  static_cast<int>(sizeof(T)), static_cast<int>(alignof(T))))
-    return detail::transpose_status(cudaErrorInvalidValue, std::string("smemtile::device_transpose: ") + why);
+    return detail::failed_launch(cudaErrorInvalidValue, std::string("smemtile::device_transpose: ") + why);
   if (rows == 0 || cols == 0 || batch == 0) return LaunchStatus{};
 
   constexpr int E = static_cast<int>(sizeof(T));
