@@ -301,6 +301,20 @@ TEST_CASE("device_transpose: every tile edge at once in one 4100 x 4100 matrix o
   check_transpose_case<unsigned char>(c, rng);
 }
 
+TEST_CASE("device_transpose: folded grids (over 65535 matrices, over 65535 tile columns) cover every element",
+          "[transpose][device]") {
+  std::mt19937 rng(smemtile_test::fresh_seed());
+  // 70001 matrices of 3 x 5 floats, strides with a gap: grid y and z count tile columns x matrices.
+  check_transpose_case<float>(TransposeCase{3, 5, 6, 4, 70001, 20, 23, 4, 16 * 4, 16 * 4, false}, rng);
+  // 66000 matrices of 3 x 130 halves (two tile columns and part of a third, taken two at a time).
+  check_transpose_case<unsigned short>(TransposeCase{3, 130, 130, 3, 66000, 390, 392, 2, 16 * 2, 16 * 2, false}, rng);
+  // 65537 matrices of 2 x 2 bytes, dense.
+  check_transpose_case<unsigned char>(TransposeCase{2, 2, 2, 2, 65537, 4, 4, 0, 16, 16, false}, rng);
+  // One row of 65536 * 32 + 7 16-byte elements: 65537 tile columns of the padded tile (32 wide).
+  check_transpose_case<float4>(TransposeCase{1, 65536 * 32 + 7, 65536 * 32 + 7, 1, 1, 0, 0, 0, 16 * 16, 16 * 16, false},
+                               rng);
+}
+
 // ---- empty and invalid calls --------------------------------------------------------------------------
 
 TEST_CASE("device_transpose: empty transposes succeed and write nothing", "[transpose][device]") {

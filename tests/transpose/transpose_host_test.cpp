@@ -259,32 +259,58 @@ TEST_CASE("TransposeElementTileShape: padding breaks the column walk's bank patt
   CHECK(smemtile::copy_bank_cost(smemtile::transposed_layout(ElementLayout<1>{}), 1, 1).conflicts == 0);
 }
 
-TEST_CASE("grouped_tile: every tile of the grid exactly once, group_rows tile rows at a time, down first",
-          "[transpose][arguments]") {
-  for (int down : {1, 2, 5, 64, 65, 130})
-    for (int across : {1, 3, 64, 129})
-      for (int group : {1, 8, 64}) {
-        INFO(down << " x " << across << " tiles, groups of " << group << " rows");
-        std::vector<int> seen(static_cast<std::size_t>(down * across), 0);
-        for (int t = 0; t < down * across; ++t) {
-          const smemtile::Coord c = smemtile::detail::grouped_tile(t, down, across, group);
-          REQUIRE(c.row >= 0);
-          REQUIRE(c.row < down);
-          REQUIRE(c.col >= 0);
-          REQUIRE(c.col < across);
-          ++seen[static_cast<std::size_t>(c.row * across + c.col)];
-          const int first_row = t / (group * across) * group;
-          const int rows_here = std::min(group, down - first_row);
-          CHECK(c.row >= first_row);  // the group's band of tile rows
-          CHECK(c.row < first_row + rows_here);
-          if ((t - first_row * across) % rows_here != 0) {  // not the top of a column: one row below the last
-            const smemtile::Coord before = smemtile::detail::grouped_tile(t - 1, down, across, group);
-            CHECK(before.col == c.col);
-            CHECK(before.row + 1 == c.row);
-          }
-        }
-        for (int n : seen) REQUIRE(n == 1);
+namespace {
+// Every block of transpose_grid(down, across, batch, Together, max_yz), in the order the hardware
+// starts them (x first): each tile of each matrix exactly once, down Together tile columns at a time.
+template <int Together>
+void check_transpose_grid(int down, int across, int batch, long long max_yz) {
+  INFO(down << " x " << across << " tiles, " << batch << " matrices, " << Together << " columns together, max grid y/z "
+            << max_yz);
+  const smemtile::detail::TransposeGrid grid = smemtile::detail::transpose_grid(down, across, batch, Together, max_yz);
+  const long long groups = (across + Together - 1) / Together;
+  if (groups * batch > max_yz * max_yz) {  // more than any grid holds
+    CHECK(grid.x == 0);
+    return;
+  }
+  REQUIRE(grid.x == static_cast<unsigned>(down * Together));
+  CHECK(grid.folded == (groups > max_yz || batch > max_yz));
+  REQUIRE(grid.y >= 1);
+  REQUIRE(grid.z >= 1);
+  REQUIRE(grid.y <= max_yz);
+  REQUIRE(grid.z <= max_yz);
+  std::vector<int> seen(static_cast<std::size_t>(down * across * batch), 0);
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        const auto b = smemtile::detail::transpose_block_tile<Together>(grid, x, y, z, across, batch);
+        if (b.matrix < 0) continue;  // past the last matrix or tile column
+        REQUIRE(b.matrix < batch);
+        REQUIRE(b.tile.col >= 0);
+        REQUIRE(b.tile.col < across);
+        REQUIRE(b.tile.row == static_cast<int>(x) / Together);  // down the column (group)
+        CHECK(b.tile.col % Together == static_cast<int>(x) % Together);  // side by side
+        ++seen[static_cast<std::size_t>((b.matrix * across + b.tile.col) * down + b.tile.row)];
       }
+  for (int n : seen) REQUIRE(n == 1);
+}
+}  // namespace
+
+TEST_CASE("transpose_grid: every tile of every matrix exactly once, down whole tile columns first",
+          "[transpose][arguments]") {
+  // max_grid_yz 7 (instead of 65535) folds small grids, so both kinds are checked whole.
+  for (long long max_yz : {7LL, 65535LL})
+    for (int down : {1, 2, 5, 65})
+      for (int across : {1, 3, 7, 8, 15, 20})
+        for (int batch : {1, 2, 7, 9}) {
+          check_transpose_grid<1>(down, across, batch, max_yz);
+          check_transpose_grid<2>(down, across, batch, max_yz);
+        }
+  // What no grid holds: more tile columns (groups) x matrices than max_grid_yz^2.
+  CHECK(smemtile::detail::transpose_grid(1, 50, 1, 1, 7).x == 0);
+  CHECK(smemtile::detail::transpose_grid(1, 50, 1, 2, 7).x == 2);  // 25 pairs: folded into 7 x 4
+  CHECK(smemtile::detail::transpose_grid(1, 7, 7, 1, 7).x == 1);
+  CHECK(smemtile::detail::transpose_grid(1, 1, 65536LL * 65536LL).x == 0);
+  CHECK(smemtile::detail::transpose_grid(0, 1, 1).x == 0);
 }
 
 // ---- WordTransposeLayout ---------------------------------------------------------------------------

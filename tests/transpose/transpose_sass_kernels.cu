@@ -38,9 +38,9 @@ __global__ void transpose_words_carved(GlobalMatrix<const unsigned char> in, Glo
 }
 
 // device_transpose's kernel for bytes to 16-byte aligned rows: register blocks whose rows are one
-// 128-byte line, loaded with L2 fetching 256 bytes (the next tile's line too).
+// 128-byte line, loaded with L2 fetching 256 bytes (the next tile column's line too).
 namespace smemtile::detail {
 using ByteBits = ElementBits<1, 1>;
 template __global__ void transpose_kernel<BasicStaticTile<ByteBits, TransposeLayout<128, 128, 1>>, ByteBits>(
-    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, int, int, int);
+    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
 }  // namespace smemtile::detail

@@ -138,17 +138,63 @@ struct TransposeElementTileShape {
 
 namespace detail {
 
-// Where the t-th tile of a tiles_down x tiles_across grid goes when tiles are taken `group_rows`
-// tile rows at a time, down the group first: the blocks running at once then cover a band of
-// nearby rows of `in` and of `out` both, instead of whole input rows and scattered output rows
-// (the ordering GPU matrix kernels use for L2 and DRAM locality).
-SMEMTILE_HOST_DEVICE constexpr Coord grouped_tile(int t, int tiles_down, int tiles_across, int group_rows) {
-  const int per_group = group_rows * tiles_across;
-  const int group = t / per_group;
-  const int first_row = group * group_rows;
-  const int rows_here = tiles_down - first_row < group_rows ? tiles_down - first_row : group_rows;
-  const int within = t - group * per_group;
-  return Coord{first_row + within % rows_here, within / rows_here};
+/// The grid of one device_transpose launch: blockIdx.x counts tile rows, so the hardware, which
+/// starts blocks x first, takes the tiles down whole columns of tiles (`together` columns side by
+/// side). The blocks running at once then read a few tile columns of `in` and write a few whole rows
+/// of `out`. Measured on an H200 (% of cudaMemcpy) against the earlier groups of 64 tile rows:
+/// floats 8192^2 94.3 -> 97.2, 65536 x 1024 93.3 -> 96.2; 16-byte elements 8191 x 8193 90.0 ->
+/// 93.0, 65536 x 1024 94.3 -> 96.1; 8-byte elements 65536 x 1024 95.6 -> 97.1. Tiles whose rows
+/// are one 128-byte line (bytes, halves) load with a 256-byte L2 fetch whose other half is the next
+/// tile column's: they go down two columns together, else that half is fetched long before it is
+/// read. blockIdx.y is the column (pair) and blockIdx.z the matrix of a batch, unless either
+/// exceeds `max_grid_yz`: then (`folded`) y and z together count column (pair)s x matrices.
+struct TransposeGrid {
+  unsigned x = 0;       ///< gridDim.x: tile rows x columns taken together
+  unsigned y = 0;       ///< gridDim.y: tile column groups (or, folded, the first factor of groups x matrices)
+  unsigned z = 0;       ///< gridDim.z: matrices (or, folded, the second factor)
+  bool folded = false;  ///< y and z count column groups x matrices together
+};
+
+/// The grid for tiles_down x tiles_across tiles of `batch` matrices, `together` tile columns side by
+/// side, or x == 0 when no grid holds them (over 2^31 - 1 blocks down, or over max_grid_yz^2 column
+/// groups x matrices).
+SMEMTILE_HOST_DEVICE constexpr TransposeGrid transpose_grid(long long tiles_down, long long tiles_across,
+                                                            long long batch, int together = 1,
+                                                            long long max_grid_yz = 65535) {
+  if (tiles_down < 1 || tiles_across < 1 || batch < 1 || together < 1 || tiles_down * together > 2147483647LL)
+    return TransposeGrid{};
+  const unsigned x = static_cast<unsigned>(tiles_down * together);
+  const long long groups = (tiles_across + together - 1) / together;
+  if (groups <= max_grid_yz && batch <= max_grid_yz)
+    return TransposeGrid{x, static_cast<unsigned>(groups), static_cast<unsigned>(batch), false};
+  const long long columns = groups * batch;  // both < 2^31: no overflow
+  if (columns > max_grid_yz * max_grid_yz) return TransposeGrid{};
+  const long long y = columns < max_grid_yz ? columns : max_grid_yz;
+  return TransposeGrid{x, static_cast<unsigned>(y), static_cast<unsigned>((columns + y - 1) / y), true};
+}
+
+/// Which tile of which matrix block (x, y, z) of a transpose_grid() transposes; matrix is -1 for
+/// the blocks that have none (past the last matrix of a folded grid, past the last tile column).
+struct TransposeBlockTile {
+  Coord tile;  ///< tile row and column
+  int matrix;  ///< matrix of the batch, or -1
+};
+
+/// The tile of block (x, y, z) of `grid` (made with the same Together), whose matrices are
+/// tiles_across tile columns wide.
+template <int Together = 1>
+SMEMTILE_HOST_DEVICE constexpr TransposeBlockTile transpose_block_tile(TransposeGrid grid, unsigned x, unsigned y,
+                                                                       unsigned z, int tiles_across, int batch) {
+  unsigned group = y, matrix = z;
+  if (grid.folded) {
+    const unsigned groups = (static_cast<unsigned>(tiles_across) + Together - 1) / Together;
+    const unsigned index = y + z * grid.y;  // < max_grid_yz^2 <= 2^32
+    matrix = index / groups;
+    group = index - matrix * groups;
+  }
+  const int col = static_cast<int>(group * Together + x % Together);
+  const bool exists = matrix < static_cast<unsigned>(batch) && col < tiles_across;
+  return TransposeBlockTile{Coord{static_cast<int>(x / Together), col}, exists ? static_cast<int>(matrix) : -1};
 }
 
 }  // namespace detail
@@ -161,20 +207,32 @@ inline constexpr int transpose_threads = 256;
 
 // Blocks per multiprocessor asked of the register allocator (__launch_bounds__), per tile: more
 // blocks in flight hide more of DRAM's latency, as long as the fast path keeps its values in
-// registers (the edge paths may then take longer, not the interior). Against 4 blocks (64
-// registers), NVBench, % of cudaMemcpy (H200 / H100): register-block byte tiles with 6 (40
-// registers) 90.2 -> 93.4 / 91.8 -> 93.8 at 65536 x 1024, 92.7 -> 93.5 / 94.0 -> 94.3 at 8192^2 (8
-// blocks spilled: half the speed); padded tiles at 8191 x 8193: halves with 5 65.6 -> 68.5 / 76.8 ->
+// registers (the edge paths may then take longer, not the interior). NVBench, % of cudaMemcpy on an
+// H200 (H100 where given). Register-block byte tiles, in transpose_grid's column order: 5 blocks
+// (48 registers) 94.5 at 8192^2, 92.4 at 65536 x 1024, 95.1 at 1024 x 65536; 4 blocks 92.7, 92.2,
+// 93.9; 6 blocks 89.4, 87.7, 90.2 (in the earlier row-group order 6 had been best; 8 spilled: half
+// the speed). Padded tiles at 8191 x 8193, against 4 blocks: halves with 5 65.6 -> 68.5 / 76.8 ->
 // 74.0, floats with 6 82.0 -> 85.3 / 87.1 -> 85.3, 8-byte elements with 5 89.7 -> 91.6 / 91.3 ->
-// 91.7 (6 spilled: -10%). Kept at 4: word tiles of bytes (6: 54.9 -> 53.0 / 60.4 -> 55.8), the
-// register-block tiles of halves and floats (5 or 6 lost 0.5% in probes), 16-byte elements (not
-// measured).
+// 91.7 (6 spilled: -10%). Kept at 4: word tiles of bytes (5 and 6 no better), the register-block
+// tiles of halves (5 or 6 within 1% either way) and floats (6 lost 0.5%), 16-byte elements (3, 5
+// and 6 within noise at 8192^2).
 template <class Tile, int ElemBytes>
 constexpr int transpose_min_blocks() {
   using Layout = typename std::remove_reference_t<Tile>::layout_type;
-  if constexpr (IsTransposeLayout<Layout>::value) return ElemBytes == 1 ? 6 : 4;
+  if constexpr (IsTransposeLayout<Layout>::value) return ElemBytes == 1 ? 5 : 4;
   else if constexpr (IsWordTransposeLayout<Layout>::value) return 4;
   else return ElemBytes == 2 || ElemBytes == 8 ? 5 : ElemBytes == 4 ? 6 : 4;  // padded element tiles
+}
+
+// Tiles of bytes and halves, whose rows are one 128-byte line: the loads ask L2 for 256 bytes, the
+// other half being the next tile column's, which the block started beside this one reads (two tile
+// columns go down together: transpose_grid). On an H200, % of cudaMemcpy against without: bytes
+// 8192^2 92.5 / 91, 65536 x 1024 92 / 90, 8192 x 8193 68 / 66.5 (8191 x 8193 51 / 51); halves
+// 8192^2 94.8 / 92.4, 8192 x 8193 75 / 71. Tiles of 256-byte rows, and the padded float tiles of
+// 128-byte rows, lost 0.5-1.5% with it.
+template <class Tile, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr bool transpose_fetches_256() {
+  return ElemBytes <= 2 && Tile::layout().cols() * ElemBytes <= 128;
 }
 
 // The bits of an element: one kernel per (size, alignment), whatever the type, held in the widest
@@ -187,40 +245,34 @@ struct alignas(Align) ElementBits {
   AlignedWord<(Align < Size ? Align : Size)> words[Size / sizeof(AlignedWord<(Align < Size ? Align : Size)>)];
 };
 
-// One tile per block: blockIdx.x is the tile (grouped_tile's order), blockIdx.y + blockIdx.z *
-// gridDim.y the matrix of the batch. No loop: a loop around the tile let the compiler hoist the
-// tile's shared addresses out of it and spill them (measured: 76% of cudaMemcpy for bytes at
-// 8192 x 8192 against 93% without the loop, on an H200).
+// One tile per block, the one transpose_block_tile() names. No loop: a loop around the tile let the
+// compiler hoist the tile's shared addresses out of it and spill them (measured: 76% of cudaMemcpy
+// for bytes at 8192 x 8192 against 93% without the loop, on an H200). No division either where the
+// grid is not folded: at 1024 x 1024 the few microseconds a launch takes are mostly latency, and
+// the earlier tile order's two divisions sat before the first load.
 template <class Tile, class Bits>
 __global__ void __launch_bounds__(transpose_threads, (transpose_min_blocks<Tile, static_cast<int>(sizeof(Bits))>()))
     transpose_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                     long long stride_in, long long stride_out, int tiles_down, int tiles_across, int group_rows) {
+                     long long stride_in, long long stride_out, TransposeGrid grid, int tiles_across) {
   using Block = FixedThreadBlock<transpose_threads>;
   __shared__ Tile tile;
-  const long long matrix = blockIdx.y + static_cast<long long>(blockIdx.z) * gridDim.y;
-  if (matrix >= batch) return;
+  constexpr auto layout = Tile::layout();
+  constexpr bool fetch_256 = transpose_fetches_256<Tile, static_cast<int>(sizeof(Bits))>();
+  const TransposeBlockTile block = transpose_block_tile<fetch_256 ? 2 : 1>(grid, blockIdx.x, blockIdx.y, blockIdx.z,
+                                                                          tiles_across, batch);
+  if (block.matrix < 0) return;
+  const long long matrix = block.matrix;
   const auto source = make_global_matrix(in + matrix * stride_in, rows, cols, ld_in);
   const auto target = make_global_matrix(out + matrix * stride_out, cols, rows, ld_out);
-  const Coord tile_at = grouped_tile(static_cast<int>(blockIdx.x), tiles_down, tiles_across, group_rows);
-  constexpr auto layout = Tile::layout();
-  const Coord origin{tile_at.row * layout.rows(), tile_at.col * layout.cols()};
-  // Tiles of bytes and halves, whose rows are one 128-byte line: the loads ask L2 for 256 bytes,
-  // the other half being the next tile's, which a block running beside this one reads. On an H200,
-  // % of cudaMemcpy against without: bytes 8192^2 92.5 / 91, 65536 x 1024 92 / 90, 8192 x 8193
-  // 68 / 66.5 (8191 x 8193 51 / 51); halves 8192^2 94.8 / 92.4, 8192 x 8193 75 / 71. Tiles of
-  // 256-byte rows, and the padded float tiles of 128-byte rows, lost 0.5-1.5% with it.
-  constexpr bool fetch_256 = sizeof(Bits) <= 2 && layout.cols() * static_cast<int>(sizeof(Bits)) <= 128;
+  const Coord origin{block.tile.row * layout.rows(), block.tile.col * layout.cols()};
   copy<true, std::conditional_t<fetch_256, SyncMoveFetch256, SyncMove>>(source, origin, tile_ref(tile),
                                                                          boundary::Zero{}, Block{});
   __syncthreads();
   copy_tile_to_global_transposed(tile, target, origin.transposed(), Block{});
 }
 
-// Tile rows per group (grouped_tile). On an H200 the choice moved large transposes by at most
-// 1-2% (groups of 1 to 64 tried); 64 was as good as any and best on odd shapes. (A persistent,
-// cp.async double-buffered variant of this kernel was measured too and lost: 85-91% of cudaMemcpy
-// against 95-96% for 4- and 8-byte elements at 8192 x 8192.)
-inline constexpr int transpose_group_rows = 64;
+// (A persistent, cp.async double-buffered variant of this kernel was measured too and lost: 85-91%
+// of cudaMemcpy against 95-96% for 4- and 8-byte elements at 8192 x 8192, on an H200.)
 
 // Whether every row of every matrix of `p` (pitch `ld`, batch stride `stride`, in elements of
 // `elem_bytes`) starts on a 16-byte boundary.
@@ -250,17 +302,13 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   constexpr auto layout = Tile::layout();
   const int tiles_across = (cols + layout.cols() - 1) / layout.cols();
   const int tiles_down = (rows + layout.rows() - 1) / layout.rows();
-  const long long tiles = static_cast<long long>(tiles_across) * tiles_down;
-  if (tiles > INT_MAX)
-    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: the matrix has more than 2^31 - 1 "
-                                                   "tiles, more than one grid holds");
-  constexpr int max_grid_y = 65535;
-  const int grid_y = batch < max_grid_y ? batch : max_grid_y;
-  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(grid_y),
-                  static_cast<unsigned>((batch + grid_y - 1) / grid_y));
-  transpose_kernel<Tile><<<grid, transpose_threads, 0, stream>>>(in, out, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                                 stride_out, tiles_down, tiles_across,
-                                                                 transpose_group_rows);
+  const TransposeGrid grid =
+      transpose_grid(tiles_down, tiles_across, batch, transpose_fetches_256<Tile, static_cast<int>(sizeof(Bits))>() ? 2 : 1);
+  if (grid.x == 0)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more tile columns x matrices than "
+                                                   "one grid holds (65535^2)");
+  transpose_kernel<Tile><<<dim3(grid.x, grid.y, grid.z), transpose_threads, 0, stream>>>(
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, grid, tiles_across);
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess)
     return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
