@@ -235,6 +235,13 @@ SMEMTILE_HOST_DEVICE constexpr bool transpose_fetches_256() {
   return ElemBytes <= 2 && Tile::layout().cols() * ElemBytes <= 128;
 }
 
+// Tile columns that go down together (transpose_grid's `together`): 2 for the tiles that fetch 256
+// bytes, whose other half the column beside reads.
+template <class Tile, int ElemBytes>
+SMEMTILE_HOST_DEVICE constexpr int transpose_columns_together() {
+  return transpose_fetches_256<Tile, ElemBytes>() ? 2 : 1;
+}
+
 // The bits of an element: one kernel per (size, alignment), whatever the type, held in the widest
 // words its alignment allows (so that moving one is one or a few register moves, not byte packing).
 template <int Align>
@@ -257,9 +264,10 @@ __global__ void __launch_bounds__(transpose_threads, (transpose_min_blocks<Tile,
   using Block = FixedThreadBlock<transpose_threads>;
   __shared__ Tile tile;
   constexpr auto layout = Tile::layout();
-  constexpr bool fetch_256 = transpose_fetches_256<Tile, static_cast<int>(sizeof(Bits))>();
-  const TransposeBlockTile block = transpose_block_tile<fetch_256 ? 2 : 1>(grid, blockIdx.x, blockIdx.y, blockIdx.z,
-                                                                          tiles_across, batch);
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  constexpr bool fetch_256 = transpose_fetches_256<Tile, E>();
+  const TransposeBlockTile block = transpose_block_tile<transpose_columns_together<Tile, E>()>(
+      grid, blockIdx.x, blockIdx.y, blockIdx.z, tiles_across, batch);
   if (block.matrix < 0) return;
   const long long matrix = block.matrix;
   const auto source = make_global_matrix(in + matrix * stride_in, rows, cols, ld_in);
@@ -302,8 +310,8 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   constexpr auto layout = Tile::layout();
   const int tiles_across = (cols + layout.cols() - 1) / layout.cols();
   const int tiles_down = (rows + layout.rows() - 1) / layout.rows();
-  const TransposeGrid grid =
-      transpose_grid(tiles_down, tiles_across, batch, transpose_fetches_256<Tile, static_cast<int>(sizeof(Bits))>() ? 2 : 1);
+  constexpr int together = transpose_columns_together<Tile, static_cast<int>(sizeof(Bits))>();
+  const TransposeGrid grid = transpose_grid(tiles_down, tiles_across, batch, together);
   if (grid.x == 0)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more tile columns x matrices than "
                                                    "one grid holds (65535^2)");
