@@ -778,6 +778,9 @@ template <class T> using TileE = smemtile::StaticTile<T, 16, 16, 1>;
 template <class T> using TileH = smemtile::StaticTile<T, 10, 24, 1>;
 // 128-byte lines of 4-, 8- and 16-byte elements, 8 rows.
 template <class T> using TileS = smemtile::SwizzledTile<T, 8, 256 / static_cast<int>(sizeof(T))>;
+// Rows of three warps' elements: with a FixedThreadBlock or a Warp, rows of 2- to 8-byte elements
+// that do not start on a 32-byte sector move in sector runs (block/copy.cuh).
+template <class T> using TileW = smemtile::StaticTile<T, 4, 96, 0>;
 
 constexpr unsigned zero_and_reflect = (1u << kZero) | (1u << kReflect);
 constexpr unsigned constant_and_clamp = (1u << kConstant) | (1u << kClamp);
@@ -858,7 +861,11 @@ void random_group_copies(int cases) {
     const unsigned case_seed = static_cast<unsigned>(rng());
     const Launch fixed{rng() % 2 ? dim3(256) : dim3(32, 8)};
     const Launch warps{dim3(128)};
-    switch (rng() % 10) {
+    switch (rng() % 14) {
+      case 10: load_static_case<T, TileW<T>, Fixed, false, zero_and_reflect>(rng, case_seed, fixed); break;
+      case 11: load_static_case<T, TileW<T>, Warp, false, constant_and_clamp>(rng, case_seed, warps); break;
+      case 12: store_static_case<T, TileW<T>, Fixed, false>(rng, fixed); break;
+      case 13: store_static_case<T, TileW<T>, Warp, false>(rng, warps); break;
       case 0: load_static_case<T, TileA<T>, Fixed, false, zero_and_reflect>(rng, case_seed, fixed); break;
       case 1: load_static_case<T, TileD<T>, Fixed, false, zero_and_reflect>(rng, case_seed, fixed); break;
       case 2: load_static_case<T, TileH<T>, Fixed, true, constant_and_clamp>(rng, case_seed, fixed); break;
@@ -890,7 +897,7 @@ void random_1d_copies(int cases) {
 }  // namespace
 
 // One test case per element size and direction (not TEMPLATE_TEST_CASE: see CONTRIBUTING-NOTES).
-// Cases: 5 x 150 loads, 5 x 80 stores, 5 x 40 group copies, 5 x 40 1D copies = 1550.
+// Cases: 5 x 150 loads, 5 x 80 stores, 5 x 60 group copies, 5 x 40 1D copies = 1650.
 TEST_CASE("copy_global_to_tile with 1-byte elements: random arrays origins tiles halo views and policies") { random_loads<unsigned char>(150); }
 TEST_CASE("copy_global_to_tile with 2-byte elements: random arrays origins tiles halo views and policies") { random_loads<short>(150); }
 TEST_CASE("copy_global_to_tile with 4-byte elements: random arrays origins tiles halo views and policies") { random_loads<float>(150); }
@@ -904,11 +911,11 @@ TEST_CASE("copy_tile_to_global with 8-byte elements writes the region and no oth
 TEST_CASE("copy_tile_to_global with 16-byte elements writes the region and no other byte") { random_stores<Vec16>(80); }
 
 TEST_CASE("copies with FixedThreadBlock of 256 threads and with Warp (a tile per warp) for every element size") {
-  random_group_copies<unsigned char>(40);
-  random_group_copies<short>(40);
-  random_group_copies<float>(40);
-  random_group_copies<double>(40);
-  random_group_copies<Vec16>(40);
+  random_group_copies<unsigned char>(60);
+  random_group_copies<short>(60);
+  random_group_copies<float>(60);
+  random_group_copies<double>(60);
+  random_group_copies<Vec16>(60);
 }
 
 TEST_CASE("1D copies: StaticTile1D and its halo view over a rank-1 mdspan with an int origin and every policy") {
