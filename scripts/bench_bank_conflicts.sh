@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shared-memory bank conflicts and DRAM throughput of the library's benchmark kernels, measured by
 # Nsight Compute on one launch each: smemtile_round_trip (copy_bench, every element type and tile
-# height), smemtile::detail::transpose_kernel (transpose_bench, every element size, 8192 x 8192) and
+# height), smemtile::detail::transpose_kernel (transpose_bench, every element size, 8192 x 8192, and
+# the bytes, halves and floats kernels of 8191 x 8193) and
 # device_stencil's smemtile::detail::stencil_{1,2,3}d_kernel (stencil_bench, one float case per rank:
 # 1D 3-point 2^28, 2D 5-point 8192^2, 3D 7-point 512^3).
 #
@@ -101,6 +102,10 @@ profile() {
 profile copy '^smemtile_round_trip$' "$build/bench/copy_bench" -b smemtile_round_trip
 # transpose_bench: smemtile_transpose at 8192 x 8192, every element type.
 profile transpose '^transpose_kernel$' "$build/bench/transpose_bench" -b smemtile_transpose -a Shape=8192x8192
+# ... and at 8191 x 8193 the kernels only odd shapes use (word tiles of bytes, padded tiles of halves
+# and floats in sector runs; 8- and 16-byte elements take the kernels above at every shape).
+profile transpose_odd '^transpose_kernel$' "$build/bench/transpose_bench" -b smemtile_transpose \
+  -a "T=[U8,U16,F32]" -a Shape=8191x8193
 # stencil_bench: device_stencil, one float case per rank (each state: its output check, then one run).
 profile stencil '^stencil_[123]d_kernel$' "$build/bench/stencil_bench" -b smemtile_stencil \
   -a "Case=[1D-3pt-F32-2^28,2D-5pt-F32-8192^2,3D-7pt-F32-512^3]"
@@ -215,7 +220,7 @@ for path in paths:
 
 md = [f"# Bank conflicts of the benchmark kernels: {gpu}", "",
       "Nsight Compute, one launch per kernel (NVBench --profile; the smemtile states: copy_bench's round trips, "
-      "transpose_bench at 8192x8192; stencil_bench's device_stencil kernels, one float case per rank). "
+      "transpose_bench at 8192x8192 and, for the kernels only odd shapes use, 8191x8193; stencil_bench's device_stencil kernels, one float case per rank). "
       "Bank conflicts as the Source view counts them, summed over the kernel's SASS instructions: shared-memory "
       "wavefronts (loads and stores), the fewest the instructions' active lanes need (ideal), and the excess "
       "(L1 Wavefronts Shared Excessive; SourceCounters section). The SM-wide hardware counters "

@@ -28,6 +28,10 @@ metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
 metrics+=,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+# L2's parts: the fabric between its two halves (traffic an SM sends to, or reads from, the half
+# that does not own the address) and its tag lookups (one per request); "L2 %" is the busiest part.
+metrics+=,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed
+metrics+=,lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed
 
 status=0
 # profile <label> <kernel regex> <program> <NVBench args...>: one ncu run, its details as CSV.
@@ -47,6 +51,9 @@ profile t_big 'transpose_kernel' "$build/bench/transpose_bench" -b smemtile_tran
   -a "Shape=[8192x8192,8191x8193]"
 profile t_small 'transpose' "$build/bench/transpose_bench" -b smemtile_transpose "${small[@]}" \
   -b course_transpose "${small[@]}" -b cublas_geam "${small[@]}"
+# The reference: the hand-written copy kernel (a round trip through shared memory, 16-byte vectors)
+# that runs at about cudaMemcpy's speed, for what the units look like at the copy ceiling.
+profile copy_ref 'raw_round_trip' "$build/bench/copy_bench" -b raw_round_trip -a "T=F32" -a "Loads=4"
 # Stencils: the library's kernels on the missed cases, and the hand-written 2.5D sweep for radius 4.
 profile s_miss 'stencil_|hand_2_5d' "$build/bench/stencil_bench" -b smemtile_stencil \
   -a "Case=[2D-5pt-F32-8192^2,2D-5pt-F64-8192^2,3D-r4-F32-512^3,3D-r4-F32-376^3]" \
@@ -78,12 +85,12 @@ for path in paths:
 md = [f"# What limits the missed cases: {gpu}", "",
       "Nsight Compute, one launch each (NVBench --profile, `bash scripts/bench_limits.sh`), in launch order "
       "(each state launches its kernel for the output check, then once more). Throughputs in % of peak "
-      "(elapsed); DRAM read / write in MB; sectors per request: L1 sectors per global load / store request "
+      "(elapsed), L2's fabric between its halves and its tag lookups apart; DRAM read / write in MB; sectors per request: L1 sectors per global load / store request "
       "(4 = a warp's 128 aligned bytes); instructions executed (warp level, millions); occupancy: warps "
       "active in % of the SM's maximum.", "",
-      "| run | kernel | grid x block | time us | DRAM % | L2 % | L1 % | SM % | DRAM read MB | DRAM write MB | "
-      "ld sectors/req | st sectors/req | instr M | occupancy % |",
-      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+      "| run | kernel | grid x block | time us | DRAM % | L2 % | L2 fabric % | L2 tags % | L1 % | SM % | DRAM read MB | "
+      "DRAM write MB | ld sectors/req | st sectors/req | instr M | occupancy % |",
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 def f(x, d=1):
     return "-" if x is None else f"{x:,.{d}f}"
 for run, kid, k in rows:
@@ -92,6 +99,8 @@ for run, kid, k in rows:
     md.append(f"| {run} | {k['name'][:60]} | {k['grid']} x {k['block']} | {f(g('gpu__time_duration.sum'))} | "
               f"{f(g('dram__throughput.avg.pct_of_peak_sustained_elapsed'))} | "
               f"{f(g('lts__throughput.avg.pct_of_peak_sustained_elapsed'))} | "
+              f"{f(g('lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed'))} | "
+              f"{f(g('lts__t_tag_requests.avg.pct_of_peak_sustained_elapsed'))} | "
               f"{f(g('l1tex__throughput.avg.pct_of_peak_sustained_elapsed'))} | "
               f"{f(g('sm__throughput.avg.pct_of_peak_sustained_elapsed'))} | "
               f"{f((g('dram__bytes_read.sum') or 0) / 1e6)} | {f((g('dram__bytes_write.sum') or 0) / 1e6)} | "
