@@ -44,3 +44,14 @@ using ByteBits = ElementBits<1, 1>;
 template __global__ void transpose_kernel<BasicStaticTile<ByteBits, TransposeLayout<128, 128, 1>>, ByteBits>(
     const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
 }  // namespace smemtile::detail
+
+// A padded tile of floats stored to rows of any alignment (device_transpose at odd shapes, through
+// the plain copies): element loads and stores on both sides, the stores in sector runs where the
+// rows do not start on 32-byte sectors; shared data in the shared window all the while.
+__global__ void transpose_padded_floats(GlobalMatrix<const float> in, GlobalMatrix<float> out) {
+  __shared__ StaticTile<float, 128, 32, 1> tile;
+  const Coord origin = block_tile_origin({128, 32});
+  copy_global_to_tile(in, origin, tile, boundary::zero, FixedThreadBlock<256>{});
+  __syncthreads();
+  copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
+}
