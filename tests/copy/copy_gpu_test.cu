@@ -778,8 +778,8 @@ template <class T> using TileE = smemtile::StaticTile<T, 16, 16, 1>;
 template <class T> using TileH = smemtile::StaticTile<T, 10, 24, 1>;
 // 128-byte lines of 4-, 8- and 16-byte elements, 8 rows.
 template <class T> using TileS = smemtile::SwizzledTile<T, 8, 256 / static_cast<int>(sizeof(T))>;
-// Rows of three warps' elements: with a FixedThreadBlock or a Warp, rows of 2- to 8-byte elements
-// that do not start on a 32-byte sector move in sector runs (block/copy.cuh).
+// Rows of three warps' elements: with a FixedThreadBlock or a Warp, stores of 2- to 8-byte elements
+// into rows that do not start on a 32-byte sector go in sector runs (block/copy.cuh).
 template <class T> using TileW = smemtile::StaticTile<T, 4, 96, 0>;
 
 constexpr unsigned zero_and_reflect = (1u << kZero) | (1u << kReflect);

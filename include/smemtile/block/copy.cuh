@@ -384,8 +384,8 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   }
 }
 
-// Whether a region's rows of more than one warp's elements (2- to 8-byte elements) should move in
-// sector runs (copy_elements_sector_runs): its rows are contiguous and do not all start on a
+// Whether a region's rows of more than one warp's elements (2- to 8-byte elements) should be stored
+// in sector runs (store_elements_sector_runs): its rows are contiguous and do not all start on a
 // 32-byte sector. (Rows of up to 32 elements gain nothing: their one run touches the same sectors.)
 template <class T, class Global>
 SMEMTILE_DEVICE bool sector_runs_pay(const Global& global, Coord global_first, CopyRegion region) {
@@ -394,64 +394,50 @@ SMEMTILE_DEVICE bool sector_runs_pay(const Global& global, Coord global_first, C
   return first % 32 != 0 || (region.rows > 1 && (static_cast<long long>(global.stride(0)) * sizeof(T)) % 32 != 0);
 }
 
-// Element by element along contiguous rows that do not start on 32-byte sectors (odd pitches), in
-// runs of 32 elements (one per lane) that do: each warp takes whole rows, and run j of a row covers
-// its columns 32 j - shift ... 32 j - shift + 31, `shift` being how many elements of the row's first
-// sector lie before the region; lanes outside the region move nothing. A warp's access then touches
-// only the sectors it fills (a run of 32 floats: 4 sectors, not 5) and the sectors at a row's ends
-// once each: rows of 128 floats take 17 sectors instead of 20, in one run more. The transposes' stores
-// at odd shapes, whose L2 traffic bounds them: 8191 x 8193 on an H200, % of cudaMemcpy against 32-element
-// runs from the region's first column: floats 88.7 / 85.1, doubles 92.3 / 90.6, halves 71.8 / 68.7.
-// (Assigning runs to threads in order instead of rows to warps doubled the instructions: 76%.)
-template <bool ToTile, class Group, class T, class Layout, class Global>
-SMEMTILE_DEVICE void copy_elements_sector_runs(const Global& global, Coord global_first, TileRef<T, Layout> tile,
-                                               CopyRegion region, Group group) {
+// Stores element by element into contiguous rows that do not start on 32-byte sectors (odd
+// pitches), in runs of 32 elements (one per lane) that do: each warp takes whole rows, and run j of
+// a row covers its columns 32 j - shift ... 32 j - shift + 31, `shift` being how many elements of
+// the row's first sector lie before the region; lanes outside the region store nothing. A warp's
+// store then touches only the sectors it fills (a run of 32 floats: 4 sectors, not 5) and the
+// sectors at a row's ends once each: rows of 128 floats take 17 sectors instead of 20, in one run
+// more. The transposes' stores at odd shapes, whose L2 traffic bounds them: 8191 x 8193 on an H200,
+// % of cudaMemcpy against 32-element runs from the region's first column: floats 88.7 / 85.1,
+// doubles 92.3 / 90.6, halves 71.8 / 68.7. (Assigning runs to threads in order instead of rows to
+// warps doubled the instructions: 76%.) Loads do not take it: in the transposes, rows this wide load
+// as realigned words or vectors, and its batches of loads spilled registers in their kernels.
+template <class Group, class T, class Layout, class Global>
+SMEMTILE_DEVICE void store_elements_sector_runs(const Global& global, Coord global_first, TileRef<T, Layout> tile,
+                                                CopyRegion region, Group group) {
   using Element = std::remove_const_t<T>;
   static_assert(Group::static_size % warp_lanes == 0, "whole warps");
   constexpr int sector = 32 / static_cast<int>(sizeof(Element));  // elements per sector
   constexpr Layout layout{};
-  constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
-  constexpr int rows = layout.rows() + 2 * reach.row, cols = layout.cols() + 2 * reach.col;
+  constexpr int rows = layout.rows(), cols = layout.cols();
   constexpr int runs = (cols + sector - 1 + warp_lanes - 1) / warp_lanes;  // per row
   constexpr int warps = Group::static_size / warp_lanes;
   constexpr int rows_per_warp = (rows + warps - 1) / warps;
-  constexpr int rows_per_batch = runs >= 16 ? 1 : 16 / runs;  // up to 16 loads in flight per thread
   const int rank = static_cast<int>(group.rank());
   const int lane = rank % warp_lanes, warp = rank / warp_lanes;
 #pragma unroll
-  for (int first = 0; first < rows_per_warp; first += rows_per_batch) {
-    Element held[rows_per_batch][runs];
-    Element* global_rows[rows_per_batch];
-    int lane_cols[rows_per_batch];  // column of this lane's element in run 0
+  for (int i = 0; i < rows_per_warp; ++i) {
+    const int row = warp + i * warps;
+    if (rows % warps != 0 && row >= rows) continue;  // the same for the whole warp
+    Element* global_row = const_cast<Element*>(global.data_handle()) +
+                          static_cast<long long>(global_first.row + row) * global.stride(0) + global_first.col;
+    const int shift = static_cast<int>(reinterpret_cast<unsigned long long>(global_row) % 32) /
+                      static_cast<int>(sizeof(Element));
+    // The row's shared loads first, then its stores (interleaved, the compiler spilled registers in
+    // the transposes' kernels of halves).
+    Element held[runs];
 #pragma unroll
-    for (int b = 0; b < rows_per_batch; ++b) {
-      const int row = warp + (first + b) * warps;
-      global_rows[b] = const_cast<Element*>(global.data_handle()) +
-                       static_cast<long long>(global_first.row + row) * global.stride(0) + global_first.col;
-      lane_cols[b] = lane - static_cast<int>(reinterpret_cast<unsigned long long>(global_rows[b]) % 32) /
-                                static_cast<int>(sizeof(Element));
-      if (first + b >= rows_per_warp || (rows % warps != 0 && row >= rows)) continue;
-#pragma unroll
-      for (int j = 0; j < runs; ++j) {
-        const int col = lane_cols[b] + warp_lanes * j;
-        if (col >= 0 && col < cols)
-          held[b][j] = ToTile ? global_rows[b][col]
-                              : tile.data()[tile.layout().offset(region.first.row + row, region.first.col + col)];
-      }
+    for (int j = 0; j < runs; ++j) {
+      const int col = lane - shift + warp_lanes * j;
+      if (col >= 0 && col < cols) held[j] = tile.data()[tile.layout().offset(region.first.row + row, region.first.col + col)];
     }
 #pragma unroll
-    for (int b = 0; b < rows_per_batch; ++b) {
-      const int row = warp + (first + b) * warps;
-      if (first + b >= rows_per_warp || (rows % warps != 0 && row >= rows)) continue;
-#pragma unroll
-      for (int j = 0; j < runs; ++j) {
-        const int col = lane_cols[b] + warp_lanes * j;
-        if (col < 0 || col >= cols) continue;
-        if constexpr (ToTile)
-          const_cast<Element*>(tile.data())[tile.layout().offset(region.first.row + row, region.first.col + col)] =
-              held[b][j];
-        else global_rows[b][col] = held[b][j];
-      }
+    for (int j = 0; j < runs; ++j) {
+      const int col = lane - shift + warp_lanes * j;
+      if (col >= 0 && col < cols) global_row[col] = held[j];
     }
   }
 }
@@ -486,10 +472,10 @@ SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileR
     }
     copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
   } else {
-    if constexpr ((elem == 2 || elem == 4 || elem == 8) && LayoutIsStatic<Layout>::value && Group::static_size > 0 &&
-                  Group::static_size % warp_lanes == 0 && !Mover::template asynchronous<elem>) {
+    if constexpr (!ToTile && (elem == 2 || elem == 4 || elem == 8) && LayoutIsStatic<Layout>::value &&
+                  Group::static_size > 0 && Group::static_size % warp_lanes == 0) {
       if (sector_runs_pay<T>(global, global_first, region)) {
-        copy_elements_sector_runs<ToTile>(global, global_first, tile, region, group);
+        store_elements_sector_runs(global, global_first, tile, region, group);
         return;
       }
     }

@@ -17,7 +17,7 @@
 // it does not, and for all 8- and 16-byte elements, the tile is tall and padded and both sides move
 // element by element, coalesced: a warp's stores then cover consecutive elements of one output row
 // rather than every fourth, in runs that start on the row's 32-byte sectors where the rows do not
-// (block/copy.cuh, copy_elements_sector_runs); bytes take a WordTransposeTile instead: 4 x 4 byte
+// (block/copy.cuh, store_elements_sector_runs); bytes take a WordTransposeTile instead: 4 x 4 byte
 // blocks whose words each warp realigns. 1- and 2-byte rows that are not 4-byte aligned are loaded
 // as realigned words.
 // Every tile is conflict-free for its accesses (checked at compile time).
