@@ -356,10 +356,10 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     // Where the group's size is a whole number of rows' units, a thread's units lie in one column,
     // rows_step rows apart: each one's global address is the first's plus k row steps, so the
     // 64-bit row arithmetic is done once per thread rather than once per unit (the transpose of
-    // halves at 8191 x 8193 on an H200: 2,288 SASS instructions against 2,640). Vector units and
-    // realigned words only: element units addressed so issue their loads all at once, which
-    // measured slower in the padded tiles at odd shapes (doubles 89.9% of cudaMemcpy against 92.2%,
-    // floats 86.4% against 87.3%).
+    // halves at 8191 x 8193: 2,456 SASS instructions against 2,640). Vector units and realigned
+    // words only: element units addressed so issue their loads all at once, which measured slower
+    // in the padded tiles at odd shapes (H200: doubles 89.9% of cudaMemcpy against 92.2%, floats
+    // 86.4% against 87.3%).
     constexpr bool one_column = Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign);
     constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
     const long long global_step = static_cast<long long>(rows_step) * global.stride(0);
@@ -450,12 +450,11 @@ SMEMTILE_DEVICE void store_elements_sector_runs(const Global& global, Coord glob
                           static_cast<long long>(global_first.row + row) * global.stride(0) + global_first.col;
     const int shift = static_cast<int>(reinterpret_cast<unsigned long long>(global_row) % 32) /
                       static_cast<int>(sizeof(Element));
-    // This lane's element of the row's first run (dereferenced only inside the row): run j's lies
-    // 32 j elements on, a constant offset in the store instruction rather than 64-bit arithmetic
-    // per element (halves at 8191 x 8193 on an H200: 74.8% of cudaMemcpy against 72.4%).
-    Element* lane_first = global_row + (lane - shift);
     // The row's shared loads first, then its stores (interleaved, the compiler spilled registers in
-    // the transposes' kernels of halves).
+    // the transposes' kernels of halves). Each store's 64-bit address is computed apart: storing
+    // through a pointer to this lane's element of the first run (constant offsets) measured faster
+    // on an H200 and slower on an H100, with the row steps of copy_units (halves at 8191 x 8193:
+    // 76.3% of cudaMemcpy against 73.0% on the H200, 77.7% against 82.1% on the H100).
     Element held[runs];
 #pragma unroll
     for (int j = 0; j < runs; ++j) {
@@ -465,7 +464,7 @@ SMEMTILE_DEVICE void store_elements_sector_runs(const Global& global, Coord glob
 #pragma unroll
     for (int j = 0; j < runs; ++j) {
       const int col = lane - shift + warp_lanes * j;
-      if (col >= 0 && col < cols) lane_first[warp_lanes * j] = held[j];
+      if (col >= 0 && col < cols) global_row[col] = held[j];
     }
   }
 }
