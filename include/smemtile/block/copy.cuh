@@ -293,11 +293,14 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   constexpr int per_unit = Bytes / static_cast<int>(sizeof(Element));
   const int units_per_row = region.cols / per_unit;
   const int units = region.rows * units_per_row;
-  const auto unit_at = [&](int unit) {
-    Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(units_per_row));
+  // Unit `unit` of a row-major walk over rows of `row_units` units (the static path passes a
+  // compile-time count, so that the division folds).
+  const auto unit_in_rows = [](int unit, int row_units) {
+    Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(row_units));
     at.col *= per_unit;
     return at;
   };
+  const auto unit_at = [&](int unit) { return unit_in_rows(unit, units_per_row); };
   const auto global_unit = [&](Coord at) {
     // Units of several elements only exist where the rows are contiguous (vector_fits and
     // words_realignable check it): no column stride to multiply by (the compiler kept that 64-bit
@@ -348,11 +351,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     SMEMTILE_CHECK(region.cols == (layout.cols() + 2 * reach.col) && region.rows == layout.rows() + 2 * reach.row,
                    "smemtile copy: a static tile's copy moves its whole region (rows, cols)", region.rows, region.cols,
                    0, 0);
-    const auto static_unit_at = [&](int unit) {
-      Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(static_units_per_row));
-      at.col *= per_unit;
-      return at;
-    };
+    const auto static_unit_at = [&](int unit) { return unit_in_rows(unit, static_units_per_row); };
     // Where the group's size is a whole number of rows' units, a thread's units lie in one column,
     // rows_step rows apart: each one's global address is the first's plus k row steps, so the
     // 64-bit row arithmetic is done once per thread rather than once per unit (the transpose of
