@@ -22,8 +22,9 @@
 #include "core/halo_layout.cuh"         // HaloLayout (interior + halo; StaticHaloTile)
 #include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, TransposeTile, auto_pad
 #include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
-#include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), make_global_matrix, plane
-#include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect
+#include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), AlignedMatrix, make_global_matrix, plane
+#include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect, inside
+#include "core/vector_type.cuh"         // detail::VectorOf: the register type of an N-byte access
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/cp_async.cuh"            // cp.async wrappers, async_copy_commit, async_copy_wait (sm_80+; fallback)
@@ -36,6 +37,8 @@
 #include "block/stencil.cuh"            // StencilShape, neighborhood (what a stencil point reads)
 #include "block/async_copy.cuh"         // copy_global_to_tile_async (cp.async)
 #include "block/tma_copy.cuh"           // TmaTile, make_tma_map, copy_global_to_tile_tma (sm_90+)
+#include "block/tile_copy.cuh"          // TileCopy, make_tile_copy: a copy planned once for a loop
+#include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
 
 #include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)
 #include "device/transpose.cuh"         // device_transpose

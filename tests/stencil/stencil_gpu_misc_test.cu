@@ -211,9 +211,9 @@ TEST_CASE("device_stencil refuses a non-unit x stride") {
   a.upload(random_inputs<float>(a.size(), rng));
   b.poison();
   const auto op2 = random_op<float, 2, 1, star>(rng);
-  const smemtile::GlobalMatrix<const float> in_strided(
+  const smemtile::GlobalArray<const float, 2> in_strided(
       a.get(), StridedMapping<2>(cuda::std::dextents<int, 2>(rows, cols), cuda::std::array<int, 2>{2 * cols, 2}));
-  const smemtile::GlobalMatrix<float> out_strided(
+  const smemtile::GlobalArray<float, 2> out_strided(
       b.get(), StridedMapping<2>(cuda::std::dextents<int, 2>(rows, cols), cuda::std::array<int, 2>{2 * cols, 2}));
   REQUIRE(in_strided.stride(1) == 2);
   check_refused(smemtile::device_stencil<1, star>(in_strided, smemtile::make_global_matrix(b.get(), rows, cols), zero, op2),
@@ -221,7 +221,7 @@ TEST_CASE("device_stencil refuses a non-unit x stride") {
   check_refused(smemtile::device_stencil<1, star>(smemtile::make_global_matrix<const float>(a.get(), rows, cols),
                                                   out_strided, zero, op2),
                 "stride 1");
-  const smemtile::GlobalVector<const float> in_1d(
+  const smemtile::GlobalArray<const float, 1> in_1d(
       a.get(), StridedMapping<1>(cuda::std::dextents<int, 1>(100), cuda::std::array<int, 1>{2}));
   check_refused(smemtile::device_stencil<1, star>(in_1d, smemtile::make_global_vector(b.get(), 100), zero,
                                                   random_op<float, 1, 1, star>(rng)),

@@ -430,9 +430,9 @@ struct BlockArgs {
 
 // A rows x cols view of `data`, rows `pitch` and columns `step` elements apart (layout_stride).
 template <class T>
-__device__ smemtile::GlobalMatrix<T> strided_matrix(T* data, int rows, int cols, int pitch, int step) {
+__device__ smemtile::GlobalArray<T, 2> strided_matrix(T* data, int rows, int cols, int pitch, int step) {
   using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
-  return smemtile::GlobalMatrix<T>(data, Mapping(cuda::std::dextents<int, 2>(rows, cols), cuda::std::array<int, 2>{pitch, step}));
+  return smemtile::GlobalArray<T, 2>(data, Mapping(cuda::std::dextents<int, 2>(rows, cols), cuda::std::array<int, 2>{pitch, step}));
 }
 
 template <Direction D, class Group, class T, class Tile>

@@ -39,6 +39,7 @@
 #include "../core/transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout (their bank periods)
 #include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
+#include "../core/vector_type.cuh"  // VectorOf
 #include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
 
 namespace smemtile {
@@ -167,14 +168,6 @@ SMEMTILE_HOST_DEVICE constexpr bool copy_conflict_free(const Layout& layout, int
 
 namespace detail {
 
-// A trivially copyable block of Bytes bytes, loaded and stored as one access.
-template <int Bytes> struct VectorOf;
-template <> struct VectorOf<16> { using type = uint4; };
-template <> struct VectorOf<8> { using type = uint2; };
-template <> struct VectorOf<4> { using type = unsigned; };
-template <> struct VectorOf<2> { using type = unsigned short; };
-template <> struct VectorOf<1> { using type = unsigned char; };
-
 template <class Layout>
 struct LayoutIsStatic {
   static constexpr bool value = Layout::is_static;
@@ -296,6 +289,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   // Unit `unit` of a row-major walk over rows of `row_units` units (the static path passes a
   // compile-time count, so that the division folds).
   const auto unit_in_rows = [](int unit, int row_units) {
+    if constexpr (Layout::rank == 1) return Coord{0, unit * per_unit};  // one row: no division
     Coord at = row_major_coord(static_cast<unsigned>(unit), static_cast<unsigned>(row_units));
     at.col *= per_unit;
     return at;
@@ -499,7 +493,7 @@ SMEMTILE_DEVICE void copy_inside(const Global& global, Coord global_first, TileR
     copy_inside<ToTile, Bytes / 2, Mover>(global, global_first, tile, region, group);
   } else {
     if constexpr (!ToTile && (elem == 2 || elem == 4 || elem == 8) && LayoutIsStatic<Layout>::value &&
-                  Group::static_size > 0 && Group::static_size % warp_lanes == 0) {
+                  Group::static_size > 0 && Group::static_size % warp_lanes == 0 && Layout{}.cols() > warp_lanes) {
       if (sector_runs_pay<T>(global, global_first, region)) {
         store_elements_sector_runs(global, global_first, tile, region, group);
         return;
@@ -553,6 +547,91 @@ SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_fi
   }
 }
 
+// The widest unit (bytes) that a copy of a static layout may use with global rows aligned to
+// `Aligned` bytes: the layout keeps it whole, and the region's rows, and its first column relative
+// to the origin, are whole units. 0 where the types decide nothing (a run-time layout, or Aligned
+// below the element: a view without a unit stride in its type).
+template <bool ToTile, class Element, int Aligned, class Layout>
+SMEMTILE_HOST_DEVICE constexpr int static_unit_bytes() {
+  constexpr int elem = static_cast<int>(sizeof(Element));
+  constexpr int aligned = Aligned;
+  if constexpr (!Layout::is_static || aligned < elem) {
+    return 0;
+  } else {
+    constexpr Layout layout{};
+    constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
+    constexpr int row_bytes = (layout.cols() + 2 * reach.col) * elem;
+    for (int bytes = 16; bytes > elem; bytes /= 2)
+      if (bytes <= aligned && layout_allows_vector(layout, elem, bytes) && row_bytes % bytes == 0 &&
+          (reach.col * elem) % bytes == 0)
+        return bytes;
+    return elem;
+  }
+}
+
+// The width of a copy decided by the types alone: the width the group would take (width_for_group
+// of the widest the layout allows) where the view's type guarantees it (static_unit_bytes with the
+// view's row alignment), so that no run-time test could choose better; else 0 (the widths are
+// tried at run time, copy_inside).
+// Of the widths up to `widest`, a group of GroupSize threads (0: unknown) takes the widest that
+// gives every thread the same number of units (no thread idles, no predicate), else `widest`.
+template <bool ToTile, class Element, class Layout>
+SMEMTILE_HOST_DEVICE constexpr int width_for_group(int widest, int group_size) {
+  constexpr Layout layout{};
+  constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
+  constexpr int region_bytes = (layout.rows() + 2 * reach.row) * (layout.cols() + 2 * reach.col) *
+                               static_cast<int>(sizeof(Element));
+  if (group_size <= 0) return widest;
+  for (int bytes = widest; bytes >= static_cast<int>(sizeof(Element)); bytes /= 2)
+    if ((region_bytes / bytes) % group_size == 0) return bytes;
+  return widest;
+}
+
+template <bool ToTile, class Element, class Global, class Layout, class Group>
+SMEMTILE_HOST_DEVICE constexpr int known_unit_bytes() {
+  constexpr int known = static_unit_bytes<ToTile, Element, static_cast<int>(guaranteed_row_alignment<Global>()), Layout>();
+  if constexpr (known > 0) {
+    constexpr int best = width_for_group<ToTile, Element, Layout>(static_unit_bytes<ToTile, Element, 16, Layout>(),
+                                                                  Group::static_size);
+    return best <= known ? best : 0;
+  } else {
+    return 0;
+  }
+}
+
+// A copy whose width is known at compile time (known_unit_bytes): the region's first column and
+// the tile's first unit must be aligned to it, which debug builds check.
+template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
+SMEMTILE_DEVICE void copy_known_width(const Global& global, Coord global_first, TileRef<T, Layout> tile,
+                                      CopyRegion region, Group group) {
+  using Element = std::remove_const_t<T>;
+  SMEMTILE_CHECK((static_cast<long long>(global_first.col) * static_cast<long long>(sizeof(Element))) % Bytes == 0 &&
+                     shared_address(tile.data() + tile.layout().offset(region.first.row, region.first.col)) % Bytes == 0,
+                 "smemtile copy: with an aligned view the region's first column (origin - halo) and the tile must be "
+                 "aligned to the copy's vector width (values: first column, element bytes, vector bytes)",
+                 global_first.col, sizeof(Element), Bytes, 0);
+  if constexpr (!ToTile && Bytes == static_cast<int>(sizeof(Element)) && (Bytes == 2 || Bytes == 4 || Bytes == 8) &&
+                Group::static_size > 0 && Group::static_size % warp_lanes == 0 && Layout{}.cols() > warp_lanes) {
+    if (sector_runs_pay<Element>(global, global_first, region)) {
+      store_elements_sector_runs(global, global_first, tile, region, group);
+      return;
+    }
+  }
+  copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
+}
+
+// A raw pointer where an mdspan belongs: one error that says what to pass instead.
+template <class Global>
+SMEMTILE_HOST_DEVICE constexpr bool is_raw_pointer() {
+  return std::is_pointer<std::remove_cv_t<std::remove_reference_t<Global>>>::value;
+}
+template <class Global>
+SMEMTILE_DEVICE void reject_raw_pointer() {
+  static_assert(!is_raw_pointer<Global>(),
+                "smemtile copy: the global array is an mdspan (make_global_matrix(ptr, rows, cols) or "
+                "make_aligned_matrix<16>(...)), not a raw pointer");
+}
+
 template <class Global>
 SMEMTILE_DEVICE void check_global_view(const Global& global) {
   static_assert(Global::rank() == 2, "smemtile copies take a rank-2 mdspan here (use plane() for a volume)");
@@ -589,21 +668,50 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
   const Coord reach = ToTile ? layout_reach(tile.layout()) : Coord{0, 0};
   const CopyRegion region{Coord{0, 0} - reach, tile.rows() + 2 * reach.row, tile.cols() + 2 * reach.col};
   const Coord global_first = origin - reach;
-  if (region_inside(global, global_first, region.rows, region.cols)) {
-    copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
+  constexpr int known_bytes = known_unit_bytes<ToTile, Element, Global, Layout, Group>();
+  constexpr int known_units = known_bytes / static_cast<int>(sizeof(Element));
+  if constexpr (AssumesInside<Boundary>::value) {
+    // The caller's word: the region is inside and, with an aligned view, starts on a whole unit.
+    SMEMTILE_CHECK(region_inside(global, global_first, region.rows, region.cols),
+                   "smemtile copy with boundary::inside: the region reaches outside the array (values: first row, "
+                   "first column, rows, columns)",
+                   global_first.row, global_first.col, region.rows, region.cols);
+    if constexpr (known_bytes > 0) copy_known_width<ToTile, known_bytes, Mover>(global, global_first, tile, region, group);
+    else copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
+  } else if (region_inside(global, global_first, region.rows, region.cols)) {
+    if constexpr (known_bytes > 0) {
+      if (known_units == 1 || global_first.col % known_units == 0)
+        copy_known_width<ToTile, known_bytes, Mover>(global, global_first, tile, region, group);
+      else copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
+    } else {
+      copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
+    }
   } else {
     copy_elements_checked<ToTile, Mover>(global, global_first, tile, region, boundary, group);
   }
 }
 
-// A rank-1 mdspan seen as a 1 x n matrix (layout_stride), so that 1D copies share the 2D code.
+// A rank-1 mdspan seen as a 1 x n matrix, so that 1D copies share the 2D code: a contiguous one
+// (layout_pitched, layout_right) keeps its unit stride and its accessor's alignment in the type,
+// any other becomes layout_stride.
 template <class T, class Extents, class Layout, class Accessor>
 SMEMTILE_DEVICE auto as_matrix(const cuda::std::mdspan<T, Extents, Layout, Accessor>& vector) {
-  using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
   const int n = static_cast<int>(vector.extent(0));
-  const int stride = static_cast<int>(vector.stride(0));
-  return cuda::std::mdspan<T, cuda::std::dextents<int, 2>, cuda::std::layout_stride>(
-      vector.data_handle(), Mapping(cuda::std::dextents<int, 2>(1, n), cuda::std::array<int, 2>{n * stride, stride}));
+  if constexpr (std::is_same<Layout, layout_pitched<1>>::value || std::is_same<Layout, cuda::std::layout_right>::value) {
+    constexpr int multiple = AccessorAlignment<Accessor>::value > sizeof(T)
+                                 ? static_cast<int>(AccessorAlignment<Accessor>::value / sizeof(T)) : 1;
+    using Matrix = cuda::std::mdspan<T, cuda::std::dextents<int, 2>, layout_pitched<multiple>, Accessor>;
+    const int pitch = (n + multiple - 1) / multiple * multiple;  // one row: any multiple of it will do
+    return Matrix(vector.data_handle(), typename Matrix::mapping_type(cuda::std::dextents<int, 2>(1, n),
+                                                                      cuda::std::array<int, 1>{pitch}),
+                  vector.accessor());
+  } else {
+    using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
+    const int stride = static_cast<int>(vector.stride(0));
+    return cuda::std::mdspan<T, cuda::std::dextents<int, 2>, cuda::std::layout_stride, Accessor>(
+        vector.data_handle(), Mapping(cuda::std::dextents<int, 2>(1, n), cuda::std::array<int, 2>{n * stride, stride}),
+        vector.accessor());
+  }
 }
 
 }  // namespace detail
@@ -631,7 +739,8 @@ SMEMTILE_DEVICE void fill_tile(Tile&& tile, const Value& value, Group group = {}
 template <class Global, class Tile, class Boundary = boundary::Zero, class Group = ThreadBlock>
 SMEMTILE_DEVICE void copy_global_to_tile(const Global& global, Coord origin, Tile&& tile, Boundary boundary = {},
                                          Group group = {}) {
-  detail::copy<true>(global, origin, tile_ref(tile), boundary, group);
+  if constexpr (detail::is_raw_pointer<Global>()) detail::reject_raw_pointer<Global>();
+  else detail::copy<true>(global, origin, tile_ref(tile), boundary, group);
 }
 
 /// The 1D form: tile(i) = global(origin + i) for a 1D tile (or its halo view) and a rank-1 mdspan.
@@ -647,17 +756,37 @@ SMEMTILE_DEVICE void copy_global_to_tile(const cuda::std::mdspan<T, Extents, Lay
 /// element of the tile (a halo view's interior) that lies inside the array; nothing else is written.
 /// Every thread of `group` calls it with the same arguments. Does not synchronize: the tile must be
 /// complete (group.sync() after the last write to it) before the call.
-template <class Tile, class Global, class Group = ThreadBlock>
+template <class Tile, class Global, class Group = ThreadBlock,
+          class = std::enable_if_t<!detail::AssumesInside<Group>::value>>
 SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const Global& global, Coord origin, Group group = {}) {
-  detail::copy<false>(global, origin, tile_ref(tile), boundary::Zero{}, group);
+  if constexpr (detail::is_raw_pointer<Global>()) detail::reject_raw_pointer<Global>();
+  else detail::copy<false>(global, origin, tile_ref(tile), boundary::Zero{}, group);
+}
+
+/// The same, the caller stating that the tile lies wholly inside the array (boundary::inside):
+/// nothing is tested at run time in release builds; debug builds check it.
+template <class Tile, class Global, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const Global& global, Coord origin, boundary::Inside inside,
+                                         Group group = {}) {
+  if constexpr (detail::is_raw_pointer<Global>()) detail::reject_raw_pointer<Global>();
+  else detail::copy<false>(global, origin, tile_ref(tile), inside, group);
 }
 
 /// The 1D form: global(origin + i) = tile(i).
-template <class Tile, class T, class Extents, class Layout, class Accessor, class Group = ThreadBlock>
+template <class Tile, class T, class Extents, class Layout, class Accessor, class Group = ThreadBlock,
+          class = std::enable_if_t<!detail::AssumesInside<Group>::value>>
 SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const cuda::std::mdspan<T, Extents, Layout, Accessor>& global,
                                          int origin, Group group = {}) {
   static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
   detail::copy<false>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary::Zero{}, group);
+}
+
+/// The 1D form, the tile wholly inside the array (boundary::inside).
+template <class Tile, class T, class Extents, class Layout, class Accessor, class Group = ThreadBlock>
+SMEMTILE_DEVICE void copy_tile_to_global(Tile&& tile, const cuda::std::mdspan<T, Extents, Layout, Accessor>& global,
+                                         int origin, boundary::Inside inside, Group group = {}) {
+  static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
+  detail::copy<false>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), inside, group);
 }
 
 #endif  // __CUDACC__

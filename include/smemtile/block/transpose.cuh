@@ -37,6 +37,7 @@
 #include "../core/transpose_layout.cuh"   // TransposeLayout, WordTransposeLayout
 #include "../core/tile_ref.cuh"           // TileRef, tile_ref
 #include "copy.cuh"                       // copy_global_to_tile, copy_tile_to_global, detail helpers
+#include "transposed_load.cuh"            // TransposedLoadTile, the transposed vector load
 #include "thread_group.cuh"               // ThreadBlock
 
 namespace smemtile {
@@ -505,7 +506,22 @@ SMEMTILE_DEVICE void copy_global_to_tile_transposed(const Global& global, Coord 
     detail::check_global_view(global);
     detail::global_to_tile_transposed_blocks(global, origin, view, boundary, group);
   } else {
-    copy_global_to_tile(global, origin, view.transposed(), boundary, group);
+    // A static padded tile and a group of whole warps: vectors along the global rows where they fit.
+    constexpr int bytes = detail::transposed_load_bytes<Element, Layout, Group>();
+    if constexpr (bytes > 0) {
+      detail::check_global_view(global);
+      const bool fit = detail::transposed_vectors_fit<bytes, Element, Global, Boundary>(global, origin, view.cols(),
+                                                                                         view.rows());
+      if constexpr (detail::AssumesInside<Boundary>::value) {
+        detail::global_to_tile_transposed_vectors<bytes>(global, origin, view, group);
+      } else if (fit) {
+        detail::global_to_tile_transposed_vectors<bytes>(global, origin, view, group);
+      } else {
+        copy_global_to_tile(global, origin, view.transposed(), boundary, group);
+      }
+    } else {
+      copy_global_to_tile(global, origin, view.transposed(), boundary, group);
+    }
   }
 }
 

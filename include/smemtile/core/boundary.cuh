@@ -3,6 +3,7 @@
 //   copy_global_to_tile(in, origin, tile, smemtile::boundary::zero);          // 0 outside
 //   copy_global_to_tile(in, origin, tile, smemtile::boundary::constant(1.f)); // 1 outside
 //   copy_global_to_tile(in, origin, tile, smemtile::boundary::clamp);         // the nearest edge element
+//   copy_global_to_tile(in, origin, tile, smemtile::boundary::inside);        // never outside: no tests
 //
 // A policy is a type. Fill policies (zero, constant) give a value and read nothing; index policies
 // (clamp, periodic, reflect) map an index outside [0, n) to one inside and read that element. Each
@@ -84,8 +85,24 @@ struct Reflect {
   }
 };
 
+/// No boundary: the caller states that the copied region lies wholly inside the array (a matrix
+/// whose sizes are multiples of the tile, say). Copies then test nothing at run time; debug builds
+/// check the statement and trap where it is false.
+struct Inside {
+  static constexpr bool maps_index = false;     ///< nothing outside is ever read
+  static constexpr bool is_zero = false;        ///< not a fill
+  static constexpr bool assumes_inside = true;  ///< the region lies inside the array
+  /// Never used: nothing lies outside.
+  template <class T>
+  SMEMTILE_HOST_DEVICE constexpr T value() const {
+    return T{};
+  }
+};
+
 /// Zero outside the array.
 SMEMTILE_GLOBAL_CONSTANT Zero zero{};
+/// The region lies inside the array: no boundary to apply, nothing tested in release builds.
+SMEMTILE_GLOBAL_CONSTANT Inside inside{};
 /// The nearest edge element outside the array.
 SMEMTILE_GLOBAL_CONSTANT Clamp clamp{};
 /// The array wraps around.
@@ -99,4 +116,16 @@ SMEMTILE_HOST_DEVICE constexpr Constant<V> constant(V value) {
 }
 
 }  // namespace boundary
+
+namespace detail {
+/// Whether a boundary policy states that the region lies inside the array (boundary::Inside).
+template <class Boundary, class = void>
+struct AssumesInside {
+  static constexpr bool value = false;
+};
+template <class Boundary>
+struct AssumesInside<Boundary, decltype(void(Boundary::assumes_inside))> {
+  static constexpr bool value = Boundary::assumes_inside;
+};
+}  // namespace detail
 }  // namespace smemtile
