@@ -24,16 +24,19 @@ copy counts: the check compares what one trip of the executed loop can cost, not
 
 Unrolling. The compiler may unroll one kernel's loop and not the other's (the hand matrix product's
 k-loop comes out unrolled 4 times, the library's not), so the counts are taken per trip of the less
-unrolled loop: each loop's counts are scaled by min(m_hand, m_lib) / m_own, m being how many times a
-marker opcode occurs in that loop. The marker is BAR (__syncthreads: the same number per source trip
-in both kernels) unless --unit PAIR=OPCODE names another (ATOMS for a loop of shared atomics, say) or
-`none`; where either loop lacks the marker, the counts are not scaled (the table says `-`).
+unrolled loop: m being how many times a marker opcode occurs in each loop, where one loop's m is a
+whole multiple (2 or more) of the other's, its counts are divided by that factor. The marker is BAR
+(__syncthreads: the same number per source trip in both kernels) unless --unit PAIR=OPCODE names
+another (ATOMS for a loop of shared atomics, say) or `none`. Nothing is scaled where either loop
+lacks the marker, where the counts are not whole multiples, or when whole kernels are compared (the
+table says `-` or `not scaled`). A library kernel that adds barriers in whole multiples to its loop
+would be scaled down too: the table shows the marker counts, and a reviewer sees them.
 
 Pairs are found by name: a kernel whose mangled name has the identifier hand_<x> is paired with the one
 whose name is the same with lib_<x> (same namespace, template arguments and parameter list). The
 label printed is <x> with its integer / bool template arguments, e.g. matmul_tiled<16>.
 
-Expected failures: --expected-fail "a;b" (CMake list SMEMTILE_PAIRS_EXPECTED_FAIL) names pairs whose
+Expected failures: --expected-fail "a;b" (or "a,b") (CMake list SMEMTILE_PAIRS_EXPECTED_FAIL) names pairs whose
 library kernel is known to miss today; their misses are reported (XFAIL) but do not fail the test.
 An expected failure that passes (XPASS) fails the test, so that the list is kept exact: remove the
 pair from the list. Exit status: 0 when every pair passes or fails as expected, 1 otherwise, 2 when
@@ -193,13 +196,13 @@ def main():
 
     expected = {p for p in re.split(r"[;,]", args.expected_fail) if p}
     loop_modes = {}
-    for item in (i for i in args.loop.split(";") if i):
+    for item in (i for i in re.split(r"[;,]", args.loop) if i):
         pair, _, mode = item.partition("=")
         if mode not in ("outer", "whole", "inner"):
             sys.exit("check_pairs_sass.py: --loop %s: mode must be outer, whole or inner" % item)
         loop_modes[pair] = mode
     units = {}
-    for item in (i for i in args.unit.split(";") if i):
+    for item in (i for i in re.split(r"[;,]", args.unit) if i):
         pair, _, opcode = item.partition("=")
         units[pair] = opcode
 
@@ -239,12 +242,12 @@ def main():
         hand_marks = count_opcode(hand_loop, unit) if unit != "none" else 0
         lib_marks = count_opcode(lib_loop, unit) if unit != "none" else 0
         hand_scale = lib_scale = 1.0
-        if hand_marks and lib_marks:
-            fewest = min(hand_marks, lib_marks)
+        most, fewest = max(hand_marks, lib_marks), min(hand_marks, lib_marks)
+        if mode != "whole" and fewest and most % fewest == 0 and most > fewest:
             hand_scale, lib_scale = fewest / hand_marks, fewest / lib_marks
             markers = "%s %d/%d" % (unit, hand_marks, lib_marks)
         else:
-            markers = "-"
+            markers = "-" if mode == "whole" or not fewest else "%s %d/%d (not scaled)" % (unit, hand_marks, lib_marks)
         hand_mem, lib_mem = count_memory(hand_loop) * hand_scale, count_memory(lib_loop) * lib_scale
         hand_count, lib_count = len(hand_loop) * hand_scale, len(lib_loop) * lib_scale
         if lib_mem > hand_mem + 1e-9:
