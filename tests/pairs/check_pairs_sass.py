@@ -247,7 +247,8 @@ def main():
             hand_scale, lib_scale = fewest / hand_marks, fewest / lib_marks
             markers = "%s %d/%d" % (unit, hand_marks, lib_marks)
         else:
-            markers = "-" if mode == "whole" or not fewest else "%s %d/%d (not scaled)" % (unit, hand_marks, lib_marks)
+            markers = ("-" if mode == "whole" or not fewest else "%s %d/%d%s" % (
+                unit, hand_marks, lib_marks, "" if most == fewest else " (not scaled)"))
         hand_mem, lib_mem = count_memory(hand_loop) * hand_scale, count_memory(lib_loop) * lib_scale
         hand_count, lib_count = len(hand_loop) * hand_scale, len(lib_loop) * lib_scale
         if lib_mem > hand_mem + 1e-9:
