@@ -36,6 +36,8 @@ default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-b
 # from 2 MiB to 2 GiB moved each: at least 10 samples, until the noise is under 1% and 0.05 s of GPU
 # time, at most 1 s wall per state (well under 4 minutes in all).
 light_args=(--min-samples 10 --max-noise 1 --min-time 0.05 --timeout 1 --no-batch)
+# pairs_bench (30 states, 0.1 to ~30 ms a launch) takes them too: its figures are its own 50
+# interleaved launches per pair, NVBench's measurement is secondary.
 # stencil_bench has 50 states (10 cases x 5 implementations, 6 skipped: 2.5D is for 3D only), each moving 1 to 2 GiB
 # (~0.5 ms): the same light options, at most ~1 s of measurement per state plus ~0.3 s of setup
 # (allocation, random fill, reference and check): about 1 minute, well under 3.
@@ -45,7 +47,7 @@ fi
 args_for() {  # the measurement options of program $1, into measure_args
   if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
     measure_args=("${user_args[@]}")
-  elif [ "$1" = transpose_bench ] || [ "$1" = stencil_bench ]; then
+  elif [ "$1" = transpose_bench ] || [ "$1" = stencil_bench ] || [ "$1" = pairs_bench ]; then
     measure_args=("${light_args[@]}")
   else
     measure_args=("${default_args[@]}")
@@ -98,7 +100,8 @@ for name in "${names[@]}"; do
     status=1
     tail -n 20 "$out/$name.log"
   fi
-  [ -s "$out/$name.json" ] && results+=("$out/$name.json")
+  # pairs_bench (issue 25's kernel pairs) has its own report, from its log: scripts/pairs_report.py.
+  [ "$name" != pairs_bench ] && [ -s "$out/$name.json" ] && results+=("$out/$name.json")
 done
 
 echo
@@ -110,5 +113,12 @@ elif [ ${#results[@]} -gt 0 ]; then
 else
   echo "run_benchmarks: no results to report" >&2
   status=1
+fi
+if [ -s "$out/pairs_bench.log" ] && command -v python3 >/dev/null; then
+  # The pairs' table, with the SASS check's columns where CTest pairs:sass_hot_loops wrote them.
+  sass_table="$build/tests/pairs/sass/pairs_sass.md"
+  sass_args=()
+  [ -s "$sass_table" ] && sass_args=(--sass "$sass_table")
+  python3 "$root/scripts/pairs_report.py" "$out/pairs_bench.log" "${sass_args[@]}" --out "$out/pairs.md" || status=1
 fi
 exit $status
