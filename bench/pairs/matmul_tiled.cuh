@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(TILE * TILE) hand_matmul_tiled(const float* A,
 template <int TILE>
 __global__ void __launch_bounds__(TILE * TILE) lib_matmul_tiled(const float* A, const float* B, float* C, int M,
                                                                 int N, int K) {
-  using Block = smemtile::FixedThreadBlock<TILE * TILE>;
+  const smemtile::FixedThreadBlock<TILE * TILE> block;
   __shared__ smemtile::StaticTile<float, TILE, TILE> As;
   __shared__ smemtile::StaticTile<float, TILE, TILE> Bs;
   const auto a = smemtile::make_global_matrix(A, M, K);
@@ -47,8 +47,9 @@ __global__ void __launch_bounds__(TILE * TILE) lib_matmul_tiled(const float* A, 
   const smemtile::Coord at = smemtile::thread_coord();
   float acc = 0.0f;
   for (int k0 = 0; k0 < K; k0 += TILE) {
-    smemtile::copy_global_to_tile(a, {origin.row, k0}, As, smemtile::boundary::zero, Block{});
-    smemtile::copy_global_to_tile(b, {k0, origin.col}, Bs, smemtile::boundary::zero, Block{});
+    // M, N, K are multiples of TILE: every tile lies inside (debug builds check it).
+    smemtile::copy_global_to_tile(a, {origin.row, k0}, As, smemtile::boundary::inside, block);
+    smemtile::copy_global_to_tile(b, {k0, origin.col}, Bs, smemtile::boundary::inside, block);
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < TILE; ++k) acc = fmaf(As(at.row, k), Bs(k, at.col), acc);

@@ -96,38 +96,37 @@ __global__ void __launch_bounds__(threads) hand_sgemm_regblock_kmajor(const floa
   hand_body<true>(A, B, C, M, N, K, alpha, beta);
 }
 
-// ---- with smemtile (today's API, as README.md shows it) ----------------------------------------------
+// ---- with smemtile (the README's lean form) ----------------------------------------------
 
 template <bool AKMajor>
 __device__ __forceinline__ void lib_body(const float* A, const float* B, float* C, int M, int N, int K, float alpha,
                                          float beta) {
-  using Block = smemtile::FixedThreadBlock<threads>;
-  // As(k, m): k-major. Loaded transposed from a row-major A the plain tile would conflict (the copy
-  // says so and proposes an AutoPaddedTile); loaded straight from A^T a plain tile is fine.
-  using ATile = std::conditional_t<AKMajor, smemtile::StaticTile<float, BK, BM>, smemtile::AutoPaddedTile<float, BK, BM>>;
+  const smemtile::FixedThreadBlock<threads> block;
+  // As(k, m): k-major. Loaded transposed from a row-major A, a TransposedLoadTile (rows padded by 4
+  // floats) keeps the transposed stores conflict-free and the fragment reads 16-byte; from A^T a
+  // plain tile is a straight copy.
+  using ATile = std::conditional_t<AKMajor, smemtile::StaticTile<float, BK, BM>, smemtile::TransposedLoadTile<float, BK, BM>>;
   __shared__ ATile As;
   __shared__ smemtile::StaticTile<float, BK, BN> Bs;
-  const auto a = AKMajor ? smemtile::make_global_matrix(A, K, M) : smemtile::make_global_matrix(A, M, K);
-  const auto b = smemtile::make_global_matrix(B, K, N);
-  const auto c = smemtile::make_global_matrix(C, M, N);
+  // The matrices' rows are 16-byte aligned (sizes multiples of 128 and 8, cudaMalloc'd).
+  const auto a = AKMajor ? smemtile::make_aligned_matrix<16>(A, K, M) : smemtile::make_aligned_matrix<16>(A, M, K);
+  const auto b = smemtile::make_aligned_matrix<16>(B, K, N);
+  const auto c = smemtile::make_aligned_matrix<16>(C, M, N);
   const smemtile::Coord origin = smemtile::block_tile_origin({BM, BN});
   const int thread_row = threadIdx.x / (BN / TN), thread_col = threadIdx.x % (BN / TN);
   float acc[TM][TN] = {};
   for (int k0 = 0; k0 < K; k0 += BK) {
     if constexpr (AKMajor) {
-      smemtile::copy_global_to_tile(a, {k0, origin.row}, As, smemtile::boundary::zero, Block{});
+      smemtile::copy_global_to_tile(a, {k0, origin.row}, As, smemtile::boundary::inside, block);
     } else {
-      smemtile::copy_global_to_tile_transposed(a, {origin.row, k0}, As, smemtile::boundary::zero, Block{});
+      smemtile::copy_global_to_tile_transposed(a, {origin.row, k0}, As, smemtile::boundary::inside, block);
     }
-    smemtile::copy_global_to_tile(b, {k0, origin.col}, Bs, smemtile::boundary::zero, Block{});
+    smemtile::copy_global_to_tile(b, {k0, origin.col}, Bs, smemtile::boundary::inside, block);
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      float reg_m[TM], reg_n[TN];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) reg_m[i] = As(k, thread_row * TM + i);
-#pragma unroll
-      for (int j = 0; j < TN; ++j) reg_n[j] = Bs(k, thread_col * TN + j);
+      const auto reg_m = smemtile::load_fragment<TM>(As, k, thread_row * TM);
+      const auto reg_n = smemtile::load_fragment<TN>(Bs, k, thread_col * TN);
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -138,9 +137,12 @@ __device__ __forceinline__ void lib_body(const float* A, const float* B, float* 
 #pragma unroll
   for (int i = 0; i < TM; ++i)
 #pragma unroll
-    for (int j = 0; j < TN; ++j) {
+    for (int j = 0; j < TN; j += 4) {
       const int row = origin.row + thread_row * TM + i, col = origin.col + thread_col * TN + j;
-      c(row, col) = fmaf(alpha, acc[i][j], beta * c(row, col));
+      auto out = smemtile::load_fragment<4>(c, row, col);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) out[e] = fmaf(alpha, acc[i][j + e], beta * out[e]);
+      smemtile::store_fragment(c, row, col, out);
     }
 }
 

@@ -30,14 +30,15 @@ __global__ void __launch_bounds__(threads) hand_transpose_tiled(const float* in,
 }
 
 __global__ void __launch_bounds__(threads) lib_transpose_tiled(const float* in, float* out, int H, int W) {
-  using Block = smemtile::FixedThreadBlock<threads>;
+  const smemtile::FixedThreadBlock<threads> block;
   __shared__ smemtile::StaticTile<float, tile, tile, 1> s;
   const auto input = smemtile::make_global_matrix(in, H, W);
   const auto output = smemtile::make_global_matrix(out, W, H);
   const smemtile::Coord origin = smemtile::block_tile_origin({tile, tile});
-  smemtile::copy_global_to_tile(input, origin, s, smemtile::boundary::zero, Block{});
+  // H and W are multiples of the tile: both copies lie inside.
+  smemtile::copy_global_to_tile(input, origin, s, smemtile::boundary::inside, block);
   __syncthreads();
-  smemtile::copy_tile_to_global_transposed(s, output, origin.transposed(), Block{});
+  smemtile::copy_tile_to_global_transposed(s, output, origin.transposed(), smemtile::boundary::inside, block);
 }
 
 using Kernel = void (*)(const float*, float*, int, int);

@@ -275,7 +275,8 @@ SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
 // elements from rows that are not 4-byte aligned): each unit is read as the two aligned words
 // around it and shifted (load_realigned_word), and stored to the tile as one word, rather than
 // moving its elements one by one (bytes: 2 loads and 1 store per 4 bytes instead of 4 and 4).
-template <bool ToTile, int Bytes, class Mover, bool Realign = false, class Group, class T, class Layout, class Global>
+template <bool ToTile, int Bytes, class Mover, bool Realign = false, bool ElementRowSteps = false, class Group, class T,
+          class Layout, class Global>
 SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRef<T, Layout> tile, CopyRegion region,
                                 Group group) {
   static_assert(!Realign || (ToTile && Bytes == 4), "smemtile copy: realigned units are 4-byte loads");
@@ -353,10 +354,17 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     // words only: element units addressed so issue their loads all at once, which measured slower
     // in the padded tiles at odd shapes (H200: doubles 89.9% of cudaMemcpy against 92.2%, floats
     // 86.4% against 87.3%).
-    constexpr bool one_column = Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign);
+    constexpr bool one_column =
+        Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign || ElementRowSteps);
     constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
     const long long global_step = static_cast<long long>(rows_step) * global.stride(0);
-    const auto* const global_first_unit = global_unit(static_unit_at(static_cast<int>(group.rank())));
+    const Coord first_at = static_unit_at(static_cast<int>(group.rank()));
+    const auto* const global_first_unit = global_unit(first_at);
+    // Unit k of this thread: in one column, rows_step rows below its first (no division per unit).
+    const auto unit_k = [&](int k, int unit) {
+      if constexpr (one_column) return Coord{first_at.row + k * rows_step, first_at.col};
+      else return static_unit_at(unit);
+    };
     const auto global_unit_of = [&](int k, Coord at) {
       if constexpr (one_column) return global_first_unit + k * global_step;
       else return global_unit(at);
@@ -371,7 +379,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
       for (int i = 0; i < batch; ++i) {
         const int unit = rank + (first + i) * Group::static_size;
         if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
-          const Coord at = static_unit_at(unit);
+          const Coord at = unit_k(first + i, unit);
           if constexpr (Realign) held[i] = load_realigned_word<Mover>(global_unit_of(first + i, at));
           else if constexpr (ToTile)
             held[i] = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit_of(first + i, at)));
@@ -382,7 +390,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
       for (int i = 0; i < batch; ++i) {
         const int unit = rank + (first + i) * Group::static_size;
         if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
-          const Coord at = static_unit_at(unit);
+          const Coord at = unit_k(first + i, unit);
           if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
           else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit_of(first + i, at))) = held[i];
         }
@@ -601,7 +609,7 @@ SMEMTILE_HOST_DEVICE constexpr int known_unit_bytes() {
 
 // A copy whose width is known at compile time (known_unit_bytes): the region's first column and
 // the tile's first unit must be aligned to it, which debug builds check.
-template <bool ToTile, int Bytes, class Mover, class Group, class T, class Layout, class Global>
+template <bool ToTile, int Bytes, class Mover, bool ElementRowSteps, class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void copy_known_width(const Global& global, Coord global_first, TileRef<T, Layout> tile,
                                       CopyRegion region, Group group) {
   using Element = std::remove_const_t<T>;
@@ -617,7 +625,7 @@ SMEMTILE_DEVICE void copy_known_width(const Global& global, Coord global_first, 
       return;
     }
   }
-  copy_units<ToTile, Bytes, Mover>(global, global_first, tile, region, group);
+  copy_units<ToTile, Bytes, Mover, false, ElementRowSteps>(global, global_first, tile, region, group);
 }
 
 // A raw pointer where an mdspan belongs: one error that says what to pass instead.
@@ -676,12 +684,13 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
                    "smemtile copy with boundary::inside: the region reaches outside the array (values: first row, "
                    "first column, rows, columns)",
                    global_first.row, global_first.col, region.rows, region.cols);
-    if constexpr (known_bytes > 0) copy_known_width<ToTile, known_bytes, Mover>(global, global_first, tile, region, group);
+    // Element units step by rows too here: the caller's loop, not the transposes' odd shapes.
+    if constexpr (known_bytes > 0) copy_known_width<ToTile, known_bytes, Mover, true>(global, global_first, tile, region, group);
     else copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
   } else if (region_inside(global, global_first, region.rows, region.cols)) {
     if constexpr (known_bytes > 0) {
       if (known_units == 1 || global_first.col % known_units == 0)
-        copy_known_width<ToTile, known_bytes, Mover>(global, global_first, tile, region, group);
+        copy_known_width<ToTile, known_bytes, Mover, false>(global, global_first, tile, region, group);
       else copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);
     } else {
       copy_inside<ToTile, 16, Mover>(global, global_first, tile, region, group);

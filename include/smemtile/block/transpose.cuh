@@ -440,8 +440,18 @@ struct TransposeBlocksChecked {
 /// Stores `tile` transposed: global(origin.row + c, origin.col + r) = tile(r, c), for the elements
 /// inside the array (nothing else is written). Every thread of `group` calls it with the same
 /// arguments; it does not synchronize (the tile must be complete: group.sync() before the call).
-template <class Tile, class Global, class Group = ThreadBlock>
+template <class Tile, class Global, class Group = ThreadBlock,
+          class = std::enable_if_t<!detail::AssumesInside<Group>::value>>
 SMEMTILE_DEVICE void copy_tile_to_global_transposed(Tile&& tile, const Global& global, Coord origin, Group group = {}) {
+  copy_tile_to_global_transposed(tile, global, origin, boundary::Zero{}, group);
+}
+
+/// The same, the caller stating with boundary::inside that the transposed region lies wholly inside
+/// the array (nothing tested in release builds; debug builds check it). boundary::Zero: as above.
+template <class Tile, class Global, class Boundary, class Group>
+SMEMTILE_DEVICE auto copy_tile_to_global_transposed(Tile&& tile, const Global& global, Coord origin, Boundary inside,
+                                                    Group group)
+    -> std::enable_if_t<detail::AssumesInside<Boundary>::value || std::is_same<Boundary, boundary::Zero>::value> {
   auto view = tile_ref(tile);
   using View = decltype(view);
   using Layout = typename View::layout_type;
@@ -482,7 +492,7 @@ SMEMTILE_DEVICE void copy_tile_to_global_transposed(Tile&& tile, const Global& g
     // element through the transposed view, accepting the conflicts of reading columns.
     detail::copy<false, detail::SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
   } else {
-    copy_tile_to_global(view.transposed(), global, origin, group);
+    detail::copy<false>(global, origin, view.transposed(), inside, group);
   }
 }
 
