@@ -578,3 +578,64 @@ TEST_CASE("copy_bank_cost finds the 2-way conflicts of a 64 x 4 tile of floats p
   CHECK(smemtile::copy_conflict_free(smemtile::PaddedLayout<64, 4, 0>{}, 4));
   CHECK(same_cost(smemtile::copy_bank_cost(smemtile::PaddedLayout<64, 4, 0>{}, 4, 4), smemtile::BankCost{8, 8, 0, 8}));
 }
+
+// ---- the lean forms' compile-time facts -------------------------------------------------------------
+
+#include <smemtile/block/fragment.cuh>
+#include <smemtile/block/transposed_load.cuh>
+
+TEST_CASE("layout_pitched: unit last stride, pitches, spans and the alignment a view's type guarantees") {
+  using smemtile::layout_pitched;
+  using Map2 = layout_pitched<1>::mapping<cuda::std::dextents<int, 2>>;
+  const Map2 m(cuda::std::dextents<int, 2>(3, 5), cuda::std::array<int, 1>{7});
+  CHECK(m.stride(1) == 1);
+  CHECK(m.stride(0) == 7);
+  CHECK(m(2, 4) == 18);
+  CHECK(m.required_span_size() == 19);
+  CHECK(!m.is_exhaustive());
+  const Map2 dense(cuda::std::dextents<int, 2>(3, 5));
+  CHECK(dense.stride(0) == 5);
+  CHECK(dense.is_exhaustive());
+  using Map3 = layout_pitched<1>::mapping<cuda::std::dextents<int, 3>>;
+  const Map3 v(cuda::std::dextents<int, 3>(2, 3, 4), cuda::std::array<int, 2>{20, 6});
+  CHECK(v(1, 2, 3) == 20 + 12 + 3);
+  CHECK(v.required_span_size() == 20 + 12 + 4);
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::AlignedMatrix<float, 16>>() == 16, "");
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::AlignedMatrix<double, 8>>() == 8, "");
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::GlobalMatrix<float>>() == 4, "");
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::GlobalMatrix<unsigned char>>() == 1, "");
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::GlobalArray<float, 2>>() == 0, "");
+  static_assert(smemtile::guaranteed_row_alignment<smemtile::AlignedVector<float, 16>>() == 16, "");
+}
+
+TEST_CASE("fragments: access widths, the layouts that keep them whole, a warp's bank cost") {
+  CHECK(smemtile::fragment_access_bytes(4, 8) == 16);
+  CHECK(smemtile::fragment_access_bytes(4, 2) == 8);
+  CHECK(smemtile::fragment_access_bytes(4, 3) == 4);
+  CHECK(smemtile::fragment_access_bytes(2, 3) == 2);
+  CHECK(smemtile::fragment_access_bytes(1, 12) == 4);
+  CHECK(smemtile::fragment_access_bytes(16, 1) == 16);
+  CHECK(smemtile::layout_allows_fragment(smemtile::PaddedLayout<8, 128, 4>{}, 4, 8));
+  CHECK(!smemtile::layout_allows_fragment(smemtile::PaddedLayout<32, 32, 1>{}, 4, 4));
+  CHECK(smemtile::layout_allows_fragment(smemtile::PaddedLayout<32, 32, 1>{}, 4, 1));
+  // The SGEMM's reads: lane l of a 16 x 16 thread grid reads 4 floats at (k, 8 * (l % 16) + 4 * piece).
+  const auto sgemm_b = [](int lane) { return smemtile::Coord{0, 8 * (lane % 16)}; };
+  CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<8, 128, 0>{}, 4, 8, sgemm_b).conflicts == 0);
+  // Lanes reading 4 floats down a 32-float-wide tile's rows (stride 32 words): 8-way per quarter.
+  const auto down = [](int lane) { return smemtile::Coord{lane, 0}; };
+  CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<32, 32, 0>{}, 4, 4, down).conflicts > 0);
+  CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<32, 32, 4>{}, 4, 4, down).conflicts == 0);
+}
+
+TEST_CASE("transposed loads: the bank model finds the SGEMM's k-major A tile's pad") {
+  // 8 x 128 floats (BK x BM), 16-byte loads: two lanes per A row store 4 tile rows apart; rows of
+  // 128 floats put them on one bank (2-way), rows of 132 on banks 16 apart.
+  CHECK(smemtile::transposed_load_bank_cost(smemtile::PaddedLayout<8, 128, 0>{}, 4, 16).conflicts > 0);
+  CHECK(smemtile::transposed_load_bank_cost(smemtile::PaddedLayout<8, 128, 4>{}, 4, 16).conflicts == 0);
+  CHECK(smemtile::smallest_transposed_load_pad(4, 8, 128) == 4);
+  static_assert(smemtile::transposed_load_pad<float, 8, 128>::value == 4, "");
+  // No 16-byte-aligned pad makes 16 x 64 floats conflict-free: the smallest unaligned one (2).
+  CHECK(smemtile::smallest_transposed_load_pad(4, 16, 64) == 2);
+  CHECK(smemtile::transposed_load_bank_cost(smemtile::PaddedLayout<16, 64, 2>{}, 4, 16).conflicts == 0);
+  CHECK(smemtile::smallest_transposed_load_pad(8, 8, 64) % 2 == 0);
+}

@@ -46,25 +46,27 @@ SMEMTILE_HOST_DEVICE constexpr BankCost transposed_load_bank_cost(const Layout& 
   return total;
 }
 
-/// Whether every width from one element up to 16 bytes that divides a tile column is
-/// conflict-free for a transposed load into `layout`.
+/// Whether a transposed load into `layout` in the widest vectors a tile column allows (up to 16
+/// bytes) is conflict-free. (The width a group takes, copy.cuh's rule, is that one unless the tile
+/// is too small to give every thread a vector; the load then checks its own width at compile time.)
 template <class Layout>
 SMEMTILE_HOST_DEVICE constexpr bool transposed_load_conflict_free(const Layout& layout, int elem_bytes) {
-  for (int bytes = elem_bytes; bytes <= 16; bytes *= 2) {
-    if ((layout.rows() * elem_bytes) % bytes != 0) break;
-    if (transposed_load_bank_cost(layout, elem_bytes, bytes).conflicts != 0) return false;
-  }
-  return true;
+  int bytes = elem_bytes;
+  while (bytes < 16 && (layout.rows() * elem_bytes) % (2 * bytes) == 0) bytes *= 2;
+  return transposed_load_bank_cost(layout, elem_bytes, bytes).conflicts == 0;
 }
 
-/// The smallest pad of a Rows x Cols tile that keeps its rows 16-byte aligned (where Cols allows)
-/// and makes transposed loads conflict-free; -1 when none does.
+/// The smallest pad of a Rows x Cols tile that makes transposed loads conflict-free and keeps its
+/// rows 16-byte aligned (where Cols allows); where no pad does both (the stores of a 16 x 64 float
+/// tile, say), the smallest that is conflict-free (load_fragment then refuses 16-byte reads and says
+/// so); -1 when none is.
 SMEMTILE_HOST_DEVICE constexpr int smallest_transposed_load_pad(int elem_bytes, int rows, int cols) {
   const bool aligned_rows = (cols * elem_bytes) % 16 == 0;
-  for (int pad = 0; pad < 2 * wavefront_bytes / elem_bytes; ++pad) {
-    if (aligned_rows && (pad * elem_bytes) % 16 != 0) continue;
-    if (transposed_load_conflict_free(RuntimePaddedLayout{rows, cols, pad}, elem_bytes)) return pad;
-  }
+  for (int pass = aligned_rows ? 0 : 1; pass < 2; ++pass)
+    for (int pad = 0; pad < 2 * wavefront_bytes / elem_bytes; ++pad) {
+      if (pass == 0 && (pad * elem_bytes) % 16 != 0) continue;
+      if (transposed_load_conflict_free(RuntimePaddedLayout{rows, cols, pad}, elem_bytes)) return pad;
+    }
   return -1;
 }
 
