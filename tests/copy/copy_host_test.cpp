@@ -620,7 +620,8 @@ TEST_CASE("fragments: access widths, the layouts that keep them whole, a warp's 
   CHECK(smemtile::layout_allows_fragment(smemtile::PaddedLayout<32, 32, 1>{}, 4, 1));
   // The SGEMM's reads: lane l of a 16 x 16 thread grid reads 4 floats at (k, 8 * (l % 16) + 4 * piece).
   const auto sgemm_b = [](int lane) { return smemtile::Coord{0, 8 * (lane % 16)}; };
-  CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<8, 128, 0>{}, 4, 8, sgemm_b).conflicts == 0);
+  // (16-byte reads 32 bytes apart: each quarter-warp phase of 8 lanes spans 256 bytes, 2-way.)
+  CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<8, 128, 0>{}, 4, 8, sgemm_b).conflicts == 8);
   // Lanes reading 4 floats down a 32-float-wide tile's rows (stride 32 words): 8-way per quarter.
   const auto down = [](int lane) { return smemtile::Coord{lane, 0}; };
   CHECK(smemtile::fragment_bank_cost(smemtile::PaddedLayout<32, 32, 0>{}, 4, 4, down).conflicts > 0);

@@ -7,8 +7,10 @@
 //
 // The twins do what the library's copies do, with the same accesses and the same edge handling
 // (block/copy.cuh, block/transpose.cuh), the thread group being the whole block of any shape
-// (ThreadBlock: rank (z * dim.y + y) * dim.x + x, runtime size), for every GlobalMatrix the library
-// accepts (any pitch, alignment, column stride; regions partly or wholly outside the array):
+// (ThreadBlock: rank (z * dim.y + y) * dim.x + x, runtime size), for every rank-2 view the library
+// accepts (GlobalArray, layout_stride: any pitch, alignment, column stride; regions partly or wholly
+// outside the array). (With GlobalMatrix, whose unit column stride is in its type, the twin folds
+// its strided paths and is 3-6% smaller than the library's kernel: docs/guide-own-kernels.md.)
 //   load   region inside the array: the widest of 16-, 8-, 4-byte units (then 2 and 1 for bytes)
 //          that the column stride (it must be 1), pitch and pointer allow, consecutive threads taking
 //          consecutive units of a row, 4 units unrolled per loop trip; for bytes whose rows are not
@@ -29,7 +31,7 @@
 
 // ---- smemtile: examples/transpose/course_transpose.cuh's kernel, and the same for bytes ---------
 
-__global__ void lib_course_transpose_f32(smemtile::GlobalMatrix<const float> in, smemtile::GlobalMatrix<float> out) {
+__global__ void lib_course_transpose_f32(smemtile::GlobalArray<const float, 2> in, smemtile::GlobalArray<float, 2> out) {
   __shared__ smemtile::TransposeTile<float, 32, 32> tile;
   const smemtile::Coord origin = smemtile::block_tile_origin({32, 32});
   smemtile::copy_global_to_tile(in, origin, tile);
@@ -39,8 +41,8 @@ __global__ void lib_course_transpose_f32(smemtile::GlobalMatrix<const float> in,
 
 // Bytes take the byte-permute register blocks (16 x 4 bytes) and, for output rows that are not
 // 16-byte aligned, the transposed walk; loads also use 2- and 1-byte units and realigned words.
-__global__ void lib_course_transpose_u8(smemtile::GlobalMatrix<const unsigned char> in,
-                                        smemtile::GlobalMatrix<unsigned char> out) {
+__global__ void lib_course_transpose_u8(smemtile::GlobalArray<const unsigned char, 2> in,
+                                        smemtile::GlobalArray<unsigned char, 2> out) {
   __shared__ smemtile::TransposeTile<unsigned char, 128, 128> tile;
   const smemtile::Coord origin = smemtile::block_tile_origin({128, 128});
   smemtile::copy_global_to_tile(in, origin, tile);
@@ -99,7 +101,7 @@ __device__ __forceinline__ bool units_fit(const T* first, long long ld, long lon
 
 }  // namespace raw
 
-__global__ void raw_course_transpose_f32(smemtile::GlobalMatrix<const float> in, smemtile::GlobalMatrix<float> out) {
+__global__ void raw_course_transpose_f32(smemtile::GlobalArray<const float, 2> in, smemtile::GlobalArray<float, 2> out) {
   constexpr int tile_dim = 32, shift = 2;  // 4 floats per 16-byte chunk
   __shared__ __align__(128) float tile[tile_dim * tile_dim];
   const int r0 = static_cast<int>(blockIdx.y) * tile_dim, c0 = static_cast<int>(blockIdx.x) * tile_dim;
@@ -157,8 +159,8 @@ __global__ void raw_course_transpose_f32(smemtile::GlobalMatrix<const float> in,
   }
 }
 
-__global__ void raw_course_transpose_u8(smemtile::GlobalMatrix<const unsigned char> in,
-                                        smemtile::GlobalMatrix<unsigned char> out) {
+__global__ void raw_course_transpose_u8(smemtile::GlobalArray<const unsigned char, 2> in,
+                                        smemtile::GlobalArray<unsigned char, 2> out) {
   constexpr int tile_dim = 128, shift = 4;  // 16 bytes per chunk
   __shared__ __align__(128) unsigned char tile[tile_dim * tile_dim];
   const int r0 = static_cast<int>(blockIdx.y) * tile_dim, c0 = static_cast<int>(blockIdx.x) * tile_dim;
