@@ -37,6 +37,7 @@
 #include "../core/layout.cuh"    // layout_reach, PaddedLayout, LinearLayout
 #include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
 #include "../core/transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout (their bank periods)
+#include "../core/vector_type.cuh"  // detail::VectorOf
 #include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 #include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
@@ -166,14 +167,6 @@ SMEMTILE_HOST_DEVICE constexpr bool copy_conflict_free(const Layout& layout, int
 #if defined(__CUDACC__)
 
 namespace detail {
-
-// A trivially copyable block of Bytes bytes, loaded and stored as one access.
-template <int Bytes> struct VectorOf;
-template <> struct VectorOf<16> { using type = uint4; };
-template <> struct VectorOf<8> { using type = uint2; };
-template <> struct VectorOf<4> { using type = unsigned; };
-template <> struct VectorOf<2> { using type = unsigned short; };
-template <> struct VectorOf<1> { using type = unsigned char; };
 
 template <class Layout>
 struct LayoutIsStatic {
