@@ -4,8 +4,10 @@
 //   core/    layouts, tiles and views, the bank model, carving dynamic shared memory, global views
 //   arch/    what one GPU generation adds (cp.async, TMA, mbarrier), used by the block level
 //   block/   helpers every thread of a block (or warp) calls together: copies between global
-//            memory and tiles
-//   device/  host functions: launching with the shared memory a carving needs
+//            memory and tiles, transposed copies, TMA loads, stencil neighbourhoods
+//   device/  host functions: launch preparation (device limits cached per device), device_transpose,
+//            device_stencil; each an entry (API, argument checks) -> dispatch/ (limits -> policy ->
+//            launch) -> kernels/, with every tuning number and path choice in tuning/
 #pragma once
 
 #include "config.cuh"                   // version, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
@@ -39,7 +41,10 @@
 #include "block/tma_copy.cuh"           // TmaTile, make_tma_map, copy_global_to_tile_tma (sm_90+)
 #include "block/tile_copy.cuh"          // TileCopy, make_tile_copy: a copy planned once for a loop
 #include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
+#include "block/copy_with.cuh"          // copy_global_to_tile_with<Mover> (the loads' mover named)
 
-#include "device/launch.cuh"            // prepare_launch, launch_with_plan (host: bytes, >48 KB, limits)
+#include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
+#include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm
+#include "device/tuning/stencil_policy.cuh"    // Stencil1DPolicy, StencilTiledPolicy, stencil_candidates
 #include "device/transpose.cuh"         // device_transpose
 #include "device/stencil.cuh"           // device_stencil

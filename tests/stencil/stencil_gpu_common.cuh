@@ -195,7 +195,7 @@ inline Geometry with_layout(std::mt19937& rng, int rank, int depth, int rows, in
 }
 
 // Random extents of the given rank for tiles of (planes x) rows x cols elements (the kernel's:
-// StencilTileShape), case `i` of a series: the first cases are the degenerate shapes, then sizes
+// the default stencil policies), case `i` of a series: the first cases are the degenerate shapes, then sizes
 // below one tile, a little above, near multiples of tiles, and random ones. 3D volumes stay small
 // (at most 40^3, 20^3 for box stencils of radius 3 and 4, whose host reference is costly).
 inline Geometry random_geometry(std::mt19937& rng, int rank, int i, int tile_rows, int tile_cols, int radius,
@@ -257,7 +257,7 @@ inline Geometry random_geometry(std::mt19937& rng, int rank, int i, int tile_row
     case 2: d = uniform(rng, 2, 70); r = 1; c = 1; break;
     case 3: d = 1; r = uniform(rng, 2, 40); c = 1; break;
     case 4: d = uniform(rng, 1, 2 * radius); r = uniform(rng, 1, 2 * radius); c = uniform(rng, 1, 2 * radius); break;
-    case 5:  // just past one chunk of planes (StencilTileShape::planes_3d), one tile a little above in y and x
+    case 5:  // just past one chunk of planes (the 3D policy's planes), one tile a little above in y and x
       d = chunk_planes + uniform(rng, 1, 4);
       r = tile_rows + uniform(rng, 1, 3);
       c = big_box ? uniform(rng, 1, 8) : tile_cols + uniform(rng, 1, 3);
@@ -404,15 +404,20 @@ template <int Rank, int R, StencilShape S, int P, class T>
 void random_stencils(int cases, std::mt19937& rng) {
   // Odd cases take their sizes around the large tiles (used with TMA where a block may have 227 KB
   // of shared memory), even ones around the default tiles.
-  using Tiles = smemtile::StencilTileShape<static_cast<int>(sizeof(T)), R>;
-  using LargeTiles = smemtile::StencilTileShape<static_cast<int>(sizeof(T)), R, true>;
+  constexpr int E = static_cast<int>(sizeof(T));
+  using smemtile::StencilLoader;
+  using smemtile::StencilTiles;
+  using Tiles1 = typename smemtile::DefaultStencilPolicy<1, E, R, S, StencilLoader::sync>::type;
+  using Tiles2 = typename smemtile::DefaultStencilPolicy<2, E, R, S, StencilLoader::tma>::type;
+  using Large2 = typename smemtile::DefaultStencilPolicy<2, E, R, S, StencilLoader::tma, StencilTiles::large>::type;
+  using Tiles3 = typename smemtile::DefaultStencilPolicy<3, E, R, S, StencilLoader::tma>::type;
+  using Large3 = typename smemtile::DefaultStencilPolicy<3, E, R, S, StencilLoader::tma, StencilTiles::large>::type;
   const auto tile_rows = [](bool large) {
-    return Rank == 1 ? 1 : Rank == 2 ? (large ? LargeTiles::rows_2d : Tiles::rows_2d)
-                                     : (large ? LargeTiles::rows_3d : Tiles::rows_3d);
+    return Rank == 1 ? 1 : Rank == 2 ? (large ? Large2::rows : Tiles2::rows) : (large ? Large3::rows : Tiles3::rows);
   };
   const auto tile_cols = [](bool large) {
-    return Rank == 1 ? Tiles::interior_1d : Rank == 2 ? (large ? LargeTiles::cols_2d : Tiles::cols_2d)
-                                                      : (large ? LargeTiles::cols_3d : Tiles::cols_3d);
+    return Rank == 1 ? Tiles1::interior : Rank == 2 ? (large ? Large2::cols : Tiles2::cols)
+                                                    : (large ? Large3::cols : Tiles3::cols);
   };
   const auto op = random_op<T, Rank, R, S>(rng);
   const bool big_box = S == StencilShape::box && R >= 3;
@@ -422,7 +427,7 @@ void random_stencils(int cases, std::mt19937& rng) {
   for (int i = 0; i < cases; ++i) {
     INFO("case " << i);
     const bool large = i % 2 == 1;
-    const Geometry g = random_geometry(rng, Rank, i, tile_rows(large), tile_cols(large), R, big_box, Tiles::planes_3d);
+    const Geometry g = random_geometry(rng, Rank, i, tile_rows(large), tile_cols(large), R, big_box, Tiles3::planes);
     check_stencil<Rank, R, S, P, T>(g, op, rng);
   }
 }

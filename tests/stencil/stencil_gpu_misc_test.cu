@@ -5,6 +5,7 @@
 //    cudaErrorInvalidValue with a message and launch nothing (out stays poison, no error pending);
 //    empty arrays (null pointers included) return success and write nothing;
 //  - a __device__ lambda as the op (1D, and 2D with a capture);
+//  - a caller's policy (device_stencil's policy overload) computes what the selected policy does;
 //  - block level: copy_global_to_tile into a StaticHaloTile<float, 8, 32, 2, 4> at origins straddling
 //    every edge and corner of random pitched arrays (also inside and wholly outside), with every
 //    policy; each block dumps every interior and halo element to a poisoned buffer, compared with
@@ -71,6 +72,30 @@ __global__ void halo_dump_kernel(smemtile::GlobalMatrix<const float> in, const s
     dump[k] = tile(k / dump_cols - halo_rows, k % dump_cols - halo_cols);
 }
 
+
+// ---- a caller's policy ---------------------------------------------------------------------------------
+
+// 2D 5-point clamp sum of floats (additions only, the same order whatever the policy) with Policy
+// (or the selection where it is void).
+template <class Policy>
+std::vector<float> policy_stencil_2d(const std::vector<float>& in, int rows, int cols, smemtile::LaunchStatus& status) {
+  DeviceBuffer<float> d_in(in.size()), d_out(in.size());
+  d_in.upload(in);
+  d_out.poison();
+  const auto source = smemtile::make_global_matrix<const float>(d_in.get(), rows, cols);
+  const auto target = smemtile::make_global_matrix(d_out.get(), rows, cols);
+  const auto op = [] __device__(const auto& nb) { return nb(0, -1) + nb(0, 1) + nb(-1, 0) + nb(1, 0) + nb(0, 0); };
+  if constexpr (std::is_void<Policy>::value)
+    status = smemtile::device_stencil<1, StencilShape::star>(source, target, smemtile::boundary::Clamp{}, op);
+  else
+    status = smemtile::device_stencil<1, StencilShape::star>(Policy{}, source, target, smemtile::boundary::Clamp{}, op);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  return d_out.download();
+}
+
+// Small cp.async tiles without strips: a policy no GPU selects.
+using SmallTilesPolicy = smemtile::StencilTiledPolicy<2, smemtile::StencilLoader::cp_async,
+                                                      smemtile::StencilCompute::points, 16, 64, 4, 2, 3, 4>;
 }  // namespace stencil_misc
 
 namespace {
@@ -419,3 +444,16 @@ TEST_CASE("copy_global_to_tile fills a StaticHaloTile halo at every edge and cor
 }
 
 }  // namespace
+
+TEST_CASE("device_stencil with a caller's policy computes what the selected one does") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  const int rows = 77, cols = 301;
+  const std::vector<float> in = smemtile_test::random_values<float>(static_cast<std::size_t>(rows) * cols, seed);
+  smemtile::LaunchStatus selected, given;
+  const std::vector<float> expected = stencil_misc::policy_stencil_2d<void>(in, rows, cols, selected);
+  const std::vector<float> got = stencil_misc::policy_stencil_2d<stencil_misc::SmallTilesPolicy>(in, rows, cols, given);
+  REQUIRE(selected);
+  REQUIRE(given);
+  CHECK(got == expected);
+}

@@ -5,12 +5,14 @@
 //    storage; StaticHaloTile / StaticHaloTile1D accessors reach the halo at those slots;
 //  - stencil_offset_allowed and stencil_points (block/stencil.cuh) for star and box, radii 1..4,
 //    ranks 1..3, against an enumeration of the offsets;
-//  - StencilTileShape (device/stencil.cuh): halo columns, ring slots and the rings' shared memory;
+//  - the stencil policies and their selector (device/tuning/stencil_policy.cuh): halo columns, ring
+//    slots, the rings' shared memory, compute schemes, which policies a GPU tries, a caller's policy;
 //  - stencil_argument_error (device/stencil.cuh): which argument sets device_stencil refuses and why;
 //  - the index policies' map_index (core/boundary.cuh) within Radius of both edges of small arrays.
 #include <smemtile/smemtile.cuh>
 
 #include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -160,99 +162,191 @@ TEST_CASE("stencil_offset_allowed and stencil_points for star and box of radii 1
   }
 }
 
-// ---- StencilTileShape -------------------------------------------------------------------------------
+// ---- stencil policies (device/tuning/stencil_policy.cuh) ---------------------------------------------
 
-template <int E, int R, bool Large = false>
-void check_tile_shape() {
-  using S = smemtile::StencilTileShape<E, R, Large>;
-  INFO("StencilTileShape<" << E << ", " << R << ", " << Large << ">: halo_cols " << S::halo_cols);
-  // Halo columns: Radius rounded up to whole 16-byte vectors (default) or to TMA boxes starting on
+using smemtile::StencilChoice;
+using smemtile::StencilCompute;
+using smemtile::StencilLoader;
+using smemtile::StencilTarget;
+using smemtile::StencilTiles;
+
+template <int Rank, int E, int R, StencilShape S, StencilLoader L, StencilTiles Tiles = StencilTiles::standard>
+using Policy = typename smemtile::DefaultStencilPolicy<Rank, E, R, S, L, Tiles>::type;
+
+template <int E, int R, StencilTiles Tiles = StencilTiles::standard>
+void check_default_policies() {
+  constexpr bool large = Tiles == StencilTiles::large;
+  using P2 = Policy<2, E, R, StencilShape::box, StencilLoader::tma, Tiles>;
+  using P3 = Policy<3, E, R, StencilShape::box, StencilLoader::tma, Tiles>;
+  using P3s = Policy<3, E, R, StencilShape::star, StencilLoader::tma, Tiles>;
+  INFO("default policies for " << E << "-byte elements, radius " << R << (large ? ", large" : "") << ": halo_cols "
+                               << P2::halo_cols);
+  // Halo columns: Radius rounded up to whole 16-byte vectors (standard) or to TMA boxes starting on
   // a 128-byte line (large; 64 bytes for 1-byte elements, whose box would pass 256 columns).
-  CHECK(S::halo_bytes == (!Large ? 16 : E == 1 ? 64 : 128));
-  const int per_unit = S::halo_bytes / E;
-  CHECK(S::halo_cols >= R);
-  CHECK(S::halo_cols % per_unit == 0);
-  CHECK(S::halo_cols - R < per_unit);  // the smallest such multiple
+  const int per_unit = (!large ? 16 : E == 1 ? 64 : 128) / E;
+  CHECK(P2::halo_cols >= R);
+  CHECK(P2::halo_cols % per_unit == 0);
+  CHECK(P2::halo_cols - R < per_unit);  // the smallest such multiple
+  CHECK(P3::halo_cols == P2::halo_cols);
   // Each ring slot holds one tile with its halo, 128-byte aligned (TMA writes there); the 3D ring
   // of planes fits in the shared memory of one block up to radius 4 for every element size.
-  using Plane = HaloLayout<S::rows_3d, S::cols_3d, R, S::halo_cols>;
-  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) % 128 == 0);
-  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) >= static_cast<long long>(E) * Plane::storage_size());
-  CHECK(S::slot_bytes(S::rows_3d, S::cols_3d) < static_cast<long long>(E) * Plane::storage_size() + 128);
-  CHECK(S::ring_3d == 2 * R + 2 + S::stages_3d);
-  CHECK(S::stages_3d_star >= 1);
-  CHECK(S::ring_2d == S::stages_2d + 2);
-  CHECK(S::ring_3d_star == R + 2 + S::stages_3d_star);
-  CHECK(S::shared_bytes_3d_star <= S::shared_bytes_3d + S::slot_bytes(S::rows_3d, S::cols_3d));
-  if (R <= 4) CHECK(S::shared_bytes_3d_star <= smemtile::max_shared_bytes_per_block);
-  if (R <= 4) CHECK(S::shared_bytes_3d <= smemtile::max_shared_bytes_per_block);
-  CHECK(S::shared_bytes_2d <= smemtile::max_shared_bytes_per_block);
+  using Plane = HaloLayout<P3::rows, P3::cols, R, P3::halo_cols>;
+  const long long slot = smemtile::stencil_slot_bytes<P3>(E, R);
+  CHECK(slot % 128 == 0);
+  CHECK(slot >= static_cast<long long>(E) * Plane::storage_size());
+  CHECK(slot < static_cast<long long>(E) * Plane::storage_size() + 128);
+  CHECK(smemtile::stencil_ring_slots<P3>(R) == 2 * R + 2 + P3::stages);
+  CHECK(smemtile::stencil_ring_slots<P3s>(R) == R + 2 + P3s::stages);
+  CHECK(smemtile::stencil_ring_slots<P2>(R) == P2::stages + 2);
+  CHECK(P3s::stages >= P3::stages);  // stars keep values along z in registers: more planes load ahead
+  CHECK(smemtile::stencil_shared_bytes<P2>(E, R) <= smemtile::max_shared_bytes_per_block);
+  if (R <= 4) CHECK(smemtile::stencil_shared_bytes<P3>(E, R) <= smemtile::max_shared_bytes_per_block);
+  if (R <= 4) CHECK(smemtile::stencil_shared_bytes<P3s>(E, R) <= smemtile::max_shared_bytes_per_block);
   // A TMA box row is at most 256 TMA elements (of tma_unit_bytes) and a multiple of 16 bytes; it
   // starts on whole TMA elements.
-  CHECK(S::tma_unit_bytes % E == 0);
-  CHECK(S::tma_unit_bytes <= 8);
-  CHECK((S::cols_2d + 2 * S::halo_cols) * E <= 256 * S::tma_unit_bytes);
-  CHECK((S::cols_3d + 2 * S::halo_cols) * E <= 256 * S::tma_unit_bytes);
-  CHECK((S::cols_2d + 2 * S::halo_cols) * E % 16 == 0);
-  CHECK((S::cols_3d + 2 * S::halo_cols) * E % 16 == 0);
-  CHECK(S::halo_cols * E % S::tma_unit_bytes == 0);
-  CHECK(S::cols_2d * E % S::tma_unit_bytes == 0);
-  CHECK(S::cols_3d * E % S::tma_unit_bytes == 0);
-  CHECK(smemtile::arch::tma_map_error(16, 1024, 1024, 1024, 1, E, S::rows_2d + 2 * R, S::cols_2d + 2 * S::halo_cols,
-                                      S::tma_unit_bytes) == nullptr);
-  CHECK(S::interior_1d % 256 == 0);
-  CHECK(S::rows_2d % 8 == 0);
-  CHECK(S::cols_2d % 32 == 0);
-  CHECK(S::rows_3d % 8 == 0);
-  CHECK(S::cols_3d % 32 == 0);
+  CHECK(P2::tma_unit_bytes % E == 0);
+  CHECK(P2::tma_unit_bytes <= 8);
+  CHECK((P2::cols + 2 * P2::halo_cols) * E <= 256 * P2::tma_unit_bytes);
+  CHECK((P3::cols + 2 * P3::halo_cols) * E <= 256 * P3::tma_unit_bytes);
+  CHECK((P2::cols + 2 * P2::halo_cols) * E % 16 == 0);
+  CHECK((P3::cols + 2 * P3::halo_cols) * E % 16 == 0);
+  CHECK(P2::halo_cols * E % P2::tma_unit_bytes == 0);
+  CHECK(P2::cols * E % P2::tma_unit_bytes == 0);
+  CHECK(P3::cols * E % P3::tma_unit_bytes == 0);
+  CHECK(smemtile::arch::tma_map_error(16, 1024, 1024, 1024, 1, E, P2::rows + 2 * R, P2::cols + 2 * P2::halo_cols,
+                                      P2::tma_unit_bytes) == nullptr);
+  // The invariants the policies' static_asserts state hold for the defaults.
+  CHECK(smemtile::StencilPolicyCheck<P2, E, R, StencilShape::box>::ok);
+  CHECK(smemtile::StencilPolicyCheck<P3, E, R, StencilShape::box>::ok);
+  CHECK(smemtile::StencilPolicyCheck<P3s, E, R, StencilShape::star>::ok);
+  // The cp.async policies have the same tiles (only the TMA ones may be large).
+  using C2 = Policy<2, E, R, StencilShape::box, StencilLoader::cp_async>;
+  if (!large) CHECK((C2::rows == P2::rows && C2::cols == P2::cols && C2::halo_cols == P2::halo_cols));
 }
 
-TEST_CASE("StencilTileShape: the large tiles are larger where they differ, the same where they do not") {
-  using F1 = smemtile::StencilTileShape<4, 1>;
-  using F1L = smemtile::StencilTileShape<4, 1, true>;
-  CHECK(F1L::rows_2d * F1L::cols_2d > F1::rows_2d * F1::cols_2d);
-  CHECK(F1L::rows_3d * F1L::cols_3d > F1::rows_3d * F1::cols_3d);
-  CHECK(F1L::large_3d_differs);
+TEST_CASE("stencil policies: the large tiles are larger where they differ, the same where they do not") {
+  using F1 = Policy<3, 4, 1, StencilShape::star, StencilLoader::tma>;
+  using F1L = Policy<3, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
+  using F2 = Policy<2, 4, 1, StencilShape::star, StencilLoader::tma>;
+  using F2L = Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
+  CHECK(F2L::rows * F2L::cols > F2::rows * F2::cols);
+  CHECK(F1L::rows * F1L::cols > F1::rows * F1::cols);
   // Radius 1, floats, large: the ring of 32 x 256 planes, one loading ahead (4 planes), rows loaded
   // from a 128-byte line before the tile to one after it, described to TMA in 8-byte units.
-  CHECK(F1L::ring_3d_star == 4);
-  CHECK(F1L::shared_bytes_3d_star == 4 * F1L::slot_bytes(32, 256) + 128);
-  CHECK(F1L::slot_bytes(32, 256) == 34 * (256 + 64) * 4);
+  CHECK(smemtile::stencil_ring_slots<F1L>(1) == 4);
+  CHECK(smemtile::stencil_slot_bytes<F1L>(4, 1) == 34 * (256 + 64) * 4);
+  CHECK(smemtile::stencil_shared_bytes<F1L>(4, 1) == 4 * smemtile::stencil_slot_bytes<F1L>(4, 1) + 128);
   CHECK(F1L::tma_unit_bytes == 8);
   CHECK(F1::tma_unit_bytes == 4);
-  using F4 = smemtile::StencilTileShape<4, 4>;
-  using F4L = smemtile::StencilTileShape<4, 4, true>;
-  CHECK_FALSE(F4L::large_3d_differs);
-  CHECK(F4L::rows_3d == F4::rows_3d);
-  CHECK(F4L::cols_3d == F4::cols_3d);
-  CHECK(F4L::stages_3d == F4::stages_3d);  // (their halo columns differ, used by the large 2D tiles only)
-  CHECK(F4L::shared_bytes_2d > F4::shared_bytes_2d);
+  using F4 = Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>;
+  using F4L = Policy<3, 4, 4, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
+  CHECK(F4L::rows == F4::rows);
+  CHECK(F4L::cols == F4::cols);
+  CHECK(F4L::stages == F4::stages);
+  CHECK(Policy<2, 4, 4, StencilShape::star, StencilLoader::tma, StencilTiles::large>::cols > Policy<2, 4, 4, StencilShape::star, StencilLoader::tma>::cols);
 }
 
-TEST_CASE("StencilTileShape: halo columns are whole 16-byte vectors and the rings fit in one block's shared memory") {
-  check_tile_shape<1, 1>();
-  check_tile_shape<1, 4>();
-  check_tile_shape<2, 1>();
-  check_tile_shape<2, 4>();
-  check_tile_shape<2, 8>();
-  check_tile_shape<4, 1>();
-  check_tile_shape<4, 3>();
-  check_tile_shape<4, 4>();
-  check_tile_shape<4, 5>();
-  check_tile_shape<8, 1>();
-  check_tile_shape<8, 2>();
-  check_tile_shape<8, 3>();
-  check_tile_shape<8, 4>();
+TEST_CASE("stencil policies: halo columns are whole 16-byte vectors and the rings fit in one block's shared memory") {
+  check_default_policies<1, 1>();
+  check_default_policies<1, 4>();
+  check_default_policies<2, 1>();
+  check_default_policies<2, 4>();
+  check_default_policies<2, 8>();
+  check_default_policies<4, 1>();
+  check_default_policies<4, 3>();
+  check_default_policies<4, 4>();
+  check_default_policies<4, 5>();
+  check_default_policies<8, 1>();
+  check_default_policies<8, 2>();
+  check_default_policies<8, 3>();
+  check_default_policies<8, 4>();
   // The large tiles (TMA and 227 KB of shared memory per block) keep the same rules.
-  check_tile_shape<1, 1, true>();
-  check_tile_shape<2, 4, true>();
-  check_tile_shape<4, 1, true>();
-  check_tile_shape<4, 4, true>();
-  check_tile_shape<8, 1, true>();
-  check_tile_shape<8, 4, true>();
-  static_assert(smemtile::StencilTileShape<4, 1>::halo_cols == 4, "one float4");
-  static_assert(smemtile::StencilTileShape<8, 3>::halo_cols == 4, "two double2");
-  static_assert(smemtile::StencilTileShape<1, 1>::halo_cols == 16, "one 16-byte vector of bytes");
+  check_default_policies<1, 1, StencilTiles::large>();
+  check_default_policies<2, 4, StencilTiles::large>();
+  check_default_policies<4, 1, StencilTiles::large>();
+  check_default_policies<4, 4, StencilTiles::large>();
+  check_default_policies<8, 1, StencilTiles::large>();
+  check_default_policies<8, 4, StencilTiles::large>();
+  static_assert(Policy<2, 4, 1, StencilShape::star, StencilLoader::tma>::halo_cols == 4, "one float4");
+  static_assert(Policy<2, 8, 3, StencilShape::star, StencilLoader::tma>::halo_cols == 4, "two double2");
+  static_assert(Policy<2, 1, 1, StencilShape::star, StencilLoader::tma>::halo_cols == 16, "one 16-byte vector of bytes");
+  static_assert(Policy<1, 4, 1, StencilShape::star, StencilLoader::sync>::interior % 256 == 0, "16 points per thread");
+}
+
+TEST_CASE("stencil policies: the compute scheme follows the shape and the element size") {
+  CHECK(Policy<2, 4, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_strips);
+  CHECK(Policy<2, 8, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::points);
+  CHECK(Policy<2, 4, 1, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_columns);
+  CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_strips);
+  CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma, StencilTiles::large>::compute ==
+        StencilCompute::star_strips);  // radius 4: the large planes are the standard ones
+  CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::compute ==
+        StencilCompute::star_columns);
+  CHECK(Policy<3, 8, 4, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_columns);
+  CHECK(Policy<3, 4, 2, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  // Blocks per multiprocessor: cp.async 2; TMA by tiles, radius and shape.
+  CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::cp_async>::min_blocks == 2);
+  CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>::min_blocks == 3);
+  CHECK(Policy<3, 4, 4, StencilShape::box, StencilLoader::tma>::min_blocks == 2);
+  CHECK(Policy<3, 4, 2, StencilShape::box, StencilLoader::tma>::min_blocks == 4);
+  CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::min_blocks == 1);
+  CHECK(Policy<3, 8, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::min_blocks == 2);
+  CHECK(Policy<3, 4, 3, StencilShape::star, StencilLoader::tma>::planes == 48);
+  CHECK(Policy<3, 4, 2, StencilShape::star, StencilLoader::tma>::planes == 64);
+}
+
+namespace {
+template <int Rank, int E, int R, StencilShape S>
+std::vector<std::pair<StencilLoader, StencilTiles>> candidates(int cc_major, long long shared) {
+  const smemtile::StencilCandidates c = smemtile::stencil_candidates<Rank, E, R, S>(StencilTarget{cc_major, shared});
+  std::vector<std::pair<StencilLoader, StencilTiles>> out;
+  for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
+  return out;
+}
+using Choices = std::vector<std::pair<StencilLoader, StencilTiles>>;
+constexpr auto tma_large = std::make_pair(StencilLoader::tma, StencilTiles::large);
+constexpr auto tma = std::make_pair(StencilLoader::tma, StencilTiles::standard);
+constexpr auto cp_async = std::make_pair(StencilLoader::cp_async, StencilTiles::standard);
+constexpr auto sync = std::make_pair(StencilLoader::sync, StencilTiles::standard);
+}  // namespace
+
+TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
+  const long long h100 = 227 * 1024, ada = 99 * 1024;
+  // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then cp.async.
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
+  CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, cp_async});
+  CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
+  CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma_large, tma, cp_async});
+  // 3D beyond radius 1: the large planes are the standard ones, not tried twice.
+  CHECK(candidates<3, 4, 4, StencilShape::star>(9, h100) == Choices{tma, cp_async});
+  // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
+  CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
+  CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
+  // No TMA (sm_80, sm_86, sm_89): cp.async only.
+  CHECK(candidates<2, 4, 1, StencilShape::star>(8, 163 * 1024) == Choices{cp_async});
+  CHECK(candidates<3, 8, 2, StencilShape::box>(8, ada) == Choices{cp_async});
+  // 1D: one synchronous copy per block, whatever the GPU.
+  CHECK(candidates<1, 4, 1, StencilShape::star>(9, h100) == Choices{sync});
+  CHECK(candidates<1, 1, 8, StencilShape::box>(7, 48 * 1024) == Choices{sync});
+  // The threshold is the large policy's own shared memory.
+  using L = Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
+  const long long need = smemtile::stencil_shared_bytes<L>(4, 1);
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, cp_async});
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need - 1) == Choices{tma, cp_async});
+}
+
+// A caller's policy: smaller cp.async tiles, star strips off. It passes the same checks and is a
+// policy device_stencil's overload takes instead of the selection.
+using MyPolicy = smemtile::StencilTiledPolicy<2, StencilLoader::cp_async, StencilCompute::points, 16, 64, 4, 2, 3, 4>;
+static_assert(smemtile::IsStencilPolicy<MyPolicy>::value, "a user policy is a stencil policy");
+static_assert(smemtile::StencilPolicyCheck<MyPolicy, 4, 1, StencilShape::star>::ok, "and satisfies the invariants");
+static_assert(!smemtile::IsStencilPolicy<smemtile::boundary::Zero>::value, "a boundary policy is not one");
+
+TEST_CASE("stencil policies: a caller's policy is what runs") {
+  CHECK(smemtile::stencil_ring_slots<MyPolicy>(1) == 4);
+  CHECK(smemtile::stencil_shared_bytes<MyPolicy>(4, 1) == 4 * ((18 * 72 * 4 + 127) / 128 * 128) + 128);
+  CHECK(MyPolicy::warps == 8);
 }
 
 // ---- stencil_argument_error ---------------------------------------------------------------------------

@@ -317,6 +317,32 @@ TEST_CASE("device_transpose: folded grids (over 65535 matrices, over 65535 tile 
 
 // ---- empty and invalid calls --------------------------------------------------------------------------
 
+TEST_CASE("device_transpose: a caller's policy transposes (and register blocks refuse unaligned rows)",
+          "[transpose][device][policy]") {
+  const int rows = 130, cols = 77;
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  const std::vector<float> values = smemtile_test::random_values<float>(static_cast<std::size_t>(rows) * cols, seed);
+  DeviceBuffer<float> in(values.size()), out(values.size() + 4);
+  in.upload(values);
+  out.poison();
+  using Padded64 = smemtile::TransposePolicy<smemtile::TransposeAlgorithm::padded_elements, 64, 64, 1, 3, false>;
+  const smemtile::LaunchStatus s = smemtile::device_transpose(Padded64{}, in.get(), out.get(), rows, cols);
+  INFO(s.message);
+  REQUIRE(s);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const std::vector<float> got = out.download();
+  int wrong = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) wrong += std::memcmp(&got[static_cast<std::size_t>(c) * rows + r], &values[static_cast<std::size_t>(r) * cols + c], sizeof(float)) != 0;
+  CHECK(wrong == 0);
+  // Register blocks need 16-byte aligned output rows: ld_out 131 floats is not.
+  using Blocks = smemtile::DefaultTransposePolicy<4, smemtile::TransposeAlgorithm::register_blocks>::type;
+  const smemtile::LaunchStatus refused = smemtile::device_transpose(Blocks{}, in.get(), out.get(), 2, 3, 3, 131, 1, 0, 0);
+  CHECK(refused.error == cudaErrorInvalidValue);
+  CHECK(refused.message.find("16-byte") != std::string::npos);
+}
+
 TEST_CASE("device_transpose: empty transposes succeed and write nothing", "[transpose][device]") {
   const std::size_t n = 1024;
   DeviceBuffer<float> in(n), out(n);

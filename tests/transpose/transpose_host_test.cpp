@@ -556,3 +556,51 @@ TEST_CASE("transpose_argument_error is usable in constant expressions", "[transp
                 "in-place");
   SUCCEED();
 }
+
+// ---- transpose policies (device/tuning/transpose_policy.cuh) ----------------------------------------
+
+TEST_CASE("select_transpose_algorithm: register blocks where the output takes 16-byte stores", "[transpose][policy]") {
+  using smemtile::TransposeAlgorithm;
+  using smemtile::select_transpose_algorithm;
+  for (int e : {1, 2, 4}) CHECK(select_transpose_algorithm(e, true) == TransposeAlgorithm::register_blocks);
+  for (int e : {8, 16}) CHECK(select_transpose_algorithm(e, true) == TransposeAlgorithm::padded_elements);
+  CHECK(select_transpose_algorithm(1, false) == TransposeAlgorithm::word_blocks);
+  for (int e : {2, 4, 8, 16}) CHECK(select_transpose_algorithm(e, false) == TransposeAlgorithm::padded_elements);
+}
+
+template <int E, smemtile::TransposeAlgorithm A>
+using DefaultTranspose = typename smemtile::DefaultTransposePolicy<E, A>::type;
+
+TEST_CASE("DefaultTransposePolicy: tiles, blocks per multiprocessor and 256-byte fetches", "[transpose][policy]") {
+  using A = smemtile::TransposeAlgorithm;
+  using B1 = DefaultTranspose<1, A::register_blocks>;
+  CHECK((B1::rows == 128 && B1::cols == 128 && B1::min_blocks == 5 && B1::fetch_256 && B1::columns_together == 2));
+  using B4 = DefaultTranspose<4, A::register_blocks>;
+  CHECK((B4::rows == 64 && B4::cols == 64 && B4::min_blocks == 4 && !B4::fetch_256 && B4::columns_together == 1));
+  using W1 = DefaultTranspose<1, A::word_blocks>;
+  CHECK((W1::rows == 128 && W1::cols == 128 && W1::min_blocks == 4 && W1::fetch_256));
+  using P2 = DefaultTranspose<2, A::padded_elements>;
+  CHECK((P2::rows == 128 && P2::cols == 64 && P2::pad == 2 && P2::min_blocks == 5 && P2::fetch_256));
+  using P4 = DefaultTranspose<4, A::padded_elements>;
+  CHECK((P4::cols == 32 && P4::pad == 1 && P4::min_blocks == 6 && !P4::fetch_256));
+  using P8 = DefaultTranspose<8, A::padded_elements>;
+  CHECK((P8::min_blocks == 5 && !P8::fetch_256));
+  using P16 = DefaultTranspose<16, A::padded_elements>;
+  CHECK((P16::rows == 64 && P16::min_blocks == 4));
+  CHECK(smemtile::TransposePolicyCheck<B1, 1>::ok);
+  CHECK(smemtile::TransposePolicyCheck<W1, 1>::ok);
+  CHECK(smemtile::TransposePolicyCheck<P16, 16>::ok);
+}
+
+// A caller's policy: padded 64 x 64 tiles of floats, 3 blocks per multiprocessor. device_transpose's
+// overload runs it instead of the selection.
+using MyTransposePolicy = smemtile::TransposePolicy<smemtile::TransposeAlgorithm::padded_elements, 64, 64, 1, 3, false>;
+static_assert(smemtile::IsTransposePolicy<MyTransposePolicy>::value, "a user policy is a transpose policy");
+static_assert(smemtile::TransposePolicyCheck<MyTransposePolicy, 4>::ok, "and satisfies the invariants");
+static_assert(!smemtile::IsTransposePolicy<int>::value, "an int is not one");
+
+TEST_CASE("TransposePolicy: a caller's policy keeps its numbers", "[transpose][policy]") {
+  CHECK(MyTransposePolicy::rows == 64);
+  CHECK(MyTransposePolicy::min_blocks == 3);
+  CHECK(MyTransposePolicy::columns_together == 1);
+}

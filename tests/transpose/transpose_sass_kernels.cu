@@ -41,7 +41,8 @@ __global__ void transpose_words_carved(GlobalMatrix<const unsigned char> in, Glo
 // 128-byte line, loaded with L2 fetching 256 bytes (the next tile column's line too).
 namespace smemtile::detail {
 using ByteBits = ElementBits<1, 1>;
-template __global__ void transpose_kernel<BasicStaticTile<ByteBits, TransposeLayout<128, 128, 1>>, ByteBits>(
+using BytePolicy = DefaultTransposePolicy<1, TransposeAlgorithm::register_blocks>::type;
+template __global__ void transpose_kernel<BytePolicy, ByteBits>(
     const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
 }  // namespace smemtile::detail
 

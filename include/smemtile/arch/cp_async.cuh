@@ -20,6 +20,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_DEVICE
+#include "../core/vector_type.cuh"  // VectorOf (the fallback's register type)
 
 namespace smemtile {
 namespace arch {
@@ -32,13 +33,6 @@ namespace arch {
 #else
 #define SMEMTILE_HAS_CP_ASYNC 0
 #endif
-
-namespace detail {
-template <int Bytes> struct FallbackVector;
-template <> struct FallbackVector<16> { using type = uint4; };
-template <> struct FallbackVector<8> { using type = uint2; };
-template <> struct FallbackVector<4> { using type = unsigned; };
-}  // namespace detail
 
 /// Whether this compilation pass issues real cp.async instructions (device code for sm_80 and
 /// later); false where cp_async() falls back to a synchronous load and store.
@@ -65,7 +59,7 @@ SMEMTILE_DEVICE void cp_async(void* dst, const void* src, unsigned src_bytes = B
   }
 #else
   // Synchronous fallback: one vector access when every byte is read, else 4-byte words and zeros.
-  using Vector = typename detail::FallbackVector<Bytes>::type;
+  using Vector = typename ::smemtile::detail::VectorOf<Bytes>::type;
   if (src_bytes >= static_cast<unsigned>(Bytes)) {
     *static_cast<Vector*>(dst) = *static_cast<const Vector*>(src);
   } else {

@@ -6,7 +6,7 @@
 // An ordinary load whose line misses in L2 has L2 fetch that line from DRAM. With the .L2::256B
 // qualifier L2 fetches the aligned 256 bytes that hold it: useful where the other half is read soon
 // by someone else, as when blocks load tiles whose rows are one 128-byte line and the block beside
-// reads the next line (device_transpose's tiles of bytes and halves: 2% faster on an H200). It is
+// reads the next line (device_transpose's tiles of bytes and halves; docs/tuning.md). It is
 // only a hint: nothing outside the 256 bytes is read, and the value is the ordinary load's. Below
 // sm_80 (and in the host pass) it is an ordinary load.
 #pragma once

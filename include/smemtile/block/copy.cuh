@@ -37,9 +37,9 @@
 #include "../core/layout.cuh"    // layout_reach, PaddedLayout, LinearLayout
 #include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
 #include "../core/transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout (their bank periods)
+#include "../core/vector_type.cuh"  // detail::VectorOf
 #include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
-#include "../core/vector_type.cuh"  // VectorOf
 #include "thread_group.cuh"      // ThreadBlock, FixedThreadBlock, Warp
 
 namespace smemtile {
@@ -351,9 +351,8 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
     // rows_step rows apart: each one's global address is the first's plus k row steps, so the
     // 64-bit row arithmetic is done once per thread rather than once per unit (the transpose of
     // halves at 8191 x 8193: 2,456 SASS instructions against 2,640). Vector units and realigned
-    // words only: element units addressed so issue their loads all at once, which measured slower
-    // in the padded tiles at odd shapes (H200: doubles 89.9% of cudaMemcpy against 92.2%, floats
-    // 86.4% against 87.3%).
+    // words only, unless the caller stated the region inside (ElementRowSteps): element units
+    // addressed so measured slower in the transposes' padded tiles (docs/tuning.md, "copy_units").
     constexpr bool one_column =
         Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign || ElementRowSteps);
     constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
@@ -425,10 +424,8 @@ SMEMTILE_DEVICE bool sector_runs_pay(const Global& global, Coord global_first, C
 // the row's first sector lie before the region; lanes outside the region store nothing. A warp's
 // store then touches only the sectors it fills (a run of 32 floats: 4 sectors, not 5) and the
 // sectors at a row's ends once each: rows of 128 floats take 17 sectors instead of 20, in one run
-// more. The transposes' stores at odd shapes, whose L2 traffic bounds them: 8191 x 8193 on an H200,
-// % of cudaMemcpy against 32-element runs from the region's first column: floats 88.7 / 85.1,
-// doubles 92.3 / 90.6, halves 71.8 / 68.7. (Assigning runs to threads in order instead of rows to
-// warps doubled the instructions: 76%.) Loads do not take it: in the transposes, rows this wide load
+// more: the transposes' stores at odd shapes are bound by their L2 traffic (docs/tuning.md,
+// "sector runs"). Loads do not take it: in the transposes, rows this wide load
 // as realigned words or vectors, and its batches of loads spilled registers in their kernels.
 template <class Group, class T, class Layout, class Global>
 SMEMTILE_DEVICE void store_elements_sector_runs(const Global& global, Coord global_first, TileRef<T, Layout> tile,
@@ -452,10 +449,8 @@ SMEMTILE_DEVICE void store_elements_sector_runs(const Global& global, Coord glob
     const int shift = static_cast<int>(reinterpret_cast<unsigned long long>(global_row) % 32) /
                       static_cast<int>(sizeof(Element));
     // The row's shared loads first, then its stores (interleaved, the compiler spilled registers in
-    // the transposes' kernels of halves). Each store's 64-bit address is computed apart: storing
-    // through a pointer to this lane's element of the first run (constant offsets) measured faster
-    // on an H200 and slower on an H100, with the row steps of copy_units (halves at 8191 x 8193:
-    // 76.3% of cudaMemcpy against 73.0% on the H200, 77.7% against 82.1% on the H100).
+    // the transposes' kernels of halves). Each store's 64-bit address is computed apart (constant
+    // offsets from one pointer won on an H200 and lost on an H100: docs/tuning.md, "sector runs").
     Element held[runs];
 #pragma unroll
     for (int j = 0; j < runs; ++j) {

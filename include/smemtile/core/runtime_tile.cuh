@@ -23,10 +23,6 @@ using RuntimeTile = TileRef<T, RuntimePaddedLayout>;
 template <class T>
 using RuntimeTile1D = TileRef<T, RuntimeLinearLayout>;
 
-/// Deprecated name of RuntimeTile (the shape is what is dynamic, not the memory): removed in 0.3.
-template <class T>
-using DynamicTile [[deprecated("smemtile: DynamicTile is now RuntimeTile")]] = RuntimeTile<T>;
-
 /// Why (rows, cols, pad) cannot describe a tile, or nullptr when it can. Offsets are ints (as in
 /// every layout), so the storage, padding included, must stay below 2^31 elements.
 SMEMTILE_HOST_DEVICE constexpr const char* tile_shape_error(int rows, int cols, int pad) {

@@ -43,7 +43,7 @@ struct BasicStaticTile : TileAccess<BasicStaticTile<T, Layout>, T> {
   static_assert(Layout::storage_size() <= 0 ||
                     sizeof(T) * static_cast<unsigned long long>(Layout::storage_size()) <= max_static_shared_bytes,
                 "smemtile: this tile exceeds the 48 KB static shared memory limit; "
-                "carve it from dynamic shared memory instead (DynamicTile)");
+                "carve it from dynamic shared memory instead (RuntimeTile)");
 
   using layout_type = Layout;  ///< the layout
 

@@ -42,10 +42,6 @@ SMEMTILE_DEVICE Coord block_tile_origin(Coord tile_shape) {
 /// Where this block's 1D tile of `tile_size` elements starts: blockIdx.x * tile_size.
 SMEMTILE_DEVICE int block_tile_origin_1d(int tile_size) { return static_cast<int>(blockIdx.x) * tile_size; }
 
-/// Deprecated name of thread_coord_in_swapped_block(): removed in 0.3.
-[[deprecated("smemtile: transposed_thread_coord() is now thread_coord_in_swapped_block()")]]
-SMEMTILE_DEVICE Coord transposed_thread_coord() { return thread_coord_in_swapped_block(); }
-
 #endif  // __CUDACC__
 
 }  // namespace smemtile

@@ -1,14 +1,15 @@
-// smemtile/core/vector_type.cuh: the register type that moves N bytes as one access.
+/// \file
+/// VectorOf<Bytes>: the one "N-byte register type" (a trivially copyable block of 1 to 16 bytes
+/// loaded and stored as one access), used by the copies, the fragments and the cp.async fallback.
 #pragma once
 
 #if defined(__CUDACC__)
-#include <vector_types.h>  // uint4, uint2
+#include <vector_types.h>  // uint2, uint4
 
 namespace smemtile {
 namespace detail {
 
-/// A trivially copyable block of Bytes bytes, loaded and stored as one access (LDG.E.128 / LDS.128
-/// for 16 bytes).
+// A trivially copyable block of Bytes bytes, loaded and stored as one access.
 template <int Bytes> struct VectorOf;
 template <> struct VectorOf<16> { using type = uint4; };
 template <> struct VectorOf<8> { using type = uint2; };
@@ -18,5 +19,4 @@ template <> struct VectorOf<1> { using type = unsigned char; };
 
 }  // namespace detail
 }  // namespace smemtile
-
 #endif  // __CUDACC__

@@ -4,6 +4,11 @@
 //   smemtile::LaunchStatus status = smemtile::launch_with_plan(kernel, grid, block, plan, stream, out, params);
 //   if (!status) std::fprintf(stderr, "%s\n", status.message.c_str());
 //
+// Device limits (shared memory per block, multiprocessors, compute capability) are asked once per
+// device and kept (device_limits); a kernel's attributes are asked and raised once per device and
+// kernel. So a launch costs cudaGetDevice and the launch, nothing more, and is legal inside stream
+// capture. device_transpose and device_stencil use the same preparation.
+//
 // prepare_launch checks the plan, checks that the kernel's static plus dynamic shared memory fits
 // the device's opt-in limit per block (cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KB on an H100),
 // and raises the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize when the request is above the
@@ -14,9 +19,12 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>  // std::size_t
+#include <map>
+#include <mutex>
 #include <string>
-#include <utility>  // std::forward
+#include <utility>  // std::forward, std::pair
 
 #include "../core/arena.cuh"  // SharedMemoryPlan
 
@@ -39,6 +47,105 @@ inline LaunchStatus failed_launch(cudaError_t error, std::string message) {
   status.error = error;
   status.message = std::move(message);
   return status;
+}
+}  // namespace detail
+
+/// What a launch needs to know of a device, asked once per device (device_limits).
+struct DeviceLimits {
+  int device = 0;                         ///< the device ordinal
+  int cc_major = 0;                       ///< compute capability, major (9 on an H100)
+  int cc_minor = 0;                       ///< compute capability, minor
+  long long shared_per_block_optin = 0;   ///< cudaDevAttrMaxSharedMemoryPerBlockOptin (227 KB on an H100)
+  int multiprocessors = 0;                ///< cudaDevAttrMultiProcessorCount
+};
+
+namespace detail {
+// Devices whose limits and kernel attributes are cached (ordinals above it are asked every time).
+inline constexpr int cached_devices = 64;
+
+inline cudaError_t query_device_limits(int device, DeviceLimits* limits) {
+  limits->device = device;
+  int shared = 0;
+  cudaError_t error = cudaDeviceGetAttribute(&limits->cc_major, cudaDevAttrComputeCapabilityMajor, device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&limits->cc_minor, cudaDevAttrComputeCapabilityMinor, device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (error == cudaSuccess)
+    error = cudaDeviceGetAttribute(&limits->multiprocessors, cudaDevAttrMultiProcessorCount, device);
+  limits->shared_per_block_optin = shared;
+  return error;
+}
+
+// One cache entry per device: filled once under the mutex, then read without it.
+struct DeviceLimitsCache {
+  std::atomic<bool> ready[cached_devices];
+  DeviceLimits limits[cached_devices];
+  std::mutex fill;
+};
+inline DeviceLimitsCache& device_limits_cache() {
+  static DeviceLimitsCache cache;  // zero-initialized: no entry ready
+  return cache;
+}
+}  // namespace detail
+
+/// The current device's limits: asked with cudaDeviceGetAttribute the first time for each device,
+/// then from a cache (thread-safe). `who` starts the message of a failure.
+inline LaunchStatus device_limits(DeviceLimits* limits, const char* who = "smemtile") {
+  int device = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error == cudaSuccess && device >= 0 && device < detail::cached_devices) {
+    detail::DeviceLimitsCache& cache = detail::device_limits_cache();
+    if (!cache.ready[device].load(std::memory_order_acquire)) {
+      const std::lock_guard<std::mutex> lock(cache.fill);
+      if (!cache.ready[device].load(std::memory_order_relaxed)) {
+        error = detail::query_device_limits(device, &cache.limits[device]);
+        if (error == cudaSuccess) cache.ready[device].store(true, std::memory_order_release);
+      }
+    }
+    if (error == cudaSuccess) *limits = cache.limits[device];
+  } else if (error == cudaSuccess) {
+    error = detail::query_device_limits(device, limits);
+  }
+  if (error != cudaSuccess) return detail::failed_launch(error, std::string(who) + ": " + cudaGetErrorString(error));
+  return LaunchStatus{};
+}
+
+namespace detail {
+// Lets Kernel (a __global__ function known at compile time) use `bytes` of dynamic shared memory on
+// `device`: cudaFuncSetAttribute the first time per device and kernel and whenever more is asked,
+// nothing afterwards. An error when the device offers fewer bytes per block.
+template <auto Kernel>
+LaunchStatus raise_dynamic_shared(const DeviceLimits& device, long long bytes, const char* who) {
+  if (bytes > device.shared_per_block_optin)
+    return failed_launch(cudaErrorInvalidConfiguration,
+                         std::string(who) + ": this radius and element size need " + std::to_string(bytes) +
+                             " bytes of shared memory per block; this GPU allows " +
+                             std::to_string(device.shared_per_block_optin));
+  static std::atomic<long long> raised[cached_devices];  // zero-initialized: nothing raised yet
+  const bool cached = device.device >= 0 && device.device < cached_devices;
+  if (cached && raised[device.device].load(std::memory_order_acquire) >= bytes) return LaunchStatus{};
+  const cudaError_t error = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (error != cudaSuccess) return failed_launch(error, std::string(who) + ": " + cudaGetErrorString(error));
+  if (cached) {
+    long long seen = raised[device.device].load(std::memory_order_relaxed);
+    while (seen < bytes && !raised[device.device].compare_exchange_weak(seen, bytes)) {
+    }
+  }
+  return LaunchStatus{};
+}
+
+// What prepare_launch keeps of a kernel on a device: its static shared memory and the dynamic
+// shared memory it was last allowed (cudaFuncGetAttributes once, cudaFuncSetAttribute when raised).
+struct KernelSharedState {
+  std::size_t static_bytes = 0;
+  std::size_t max_dynamic_bytes = 0;
+};
+struct KernelSharedCache {
+  std::mutex lock;
+  std::map<std::pair<const void*, int>, KernelSharedState> kernels;
+};
+inline KernelSharedCache& kernel_shared_cache() {
+  static KernelSharedCache cache;
+  return cache;
 }
 }  // namespace detail
 
@@ -77,31 +184,38 @@ LaunchStatus prepare_launch(Kernel* kernel, const SharedMemoryPlan& plan) {
   if (!plan.ok()) return failed(cudaErrorInvalidValue, plan_error(plan));
 
   const void* function = reinterpret_cast<const void*>(kernel);
-  int device = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error != cudaSuccess)
-    return failed(error, std::string("smemtile: cudaGetDevice failed: ") + cudaGetErrorString(error));
-  int per_block_limit = 0;
-  error = cudaDeviceGetAttribute(&per_block_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (error != cudaSuccess)
-    return failed(error, std::string("smemtile: querying cudaDevAttrMaxSharedMemoryPerBlockOptin failed: ") +
-                             cudaGetErrorString(error));
-  cudaFuncAttributes attributes{};
-  error = cudaFuncGetAttributes(&attributes, function);
-  if (error != cudaSuccess)
-    return failed(error, std::string("smemtile: cudaFuncGetAttributes failed (is this a __global__ function?): ") +
-                             cudaGetErrorString(error));
+  DeviceLimits limits;
+  const LaunchStatus queried = device_limits(&limits, "smemtile: querying the device failed");
+  if (!queried) return failed(queried.error, queried.message);
+  detail::KernelSharedCache& cache = detail::kernel_shared_cache();
+  const std::lock_guard<std::mutex> lock(cache.lock);
+  const auto key = std::make_pair(function, limits.device);
+  auto known = cache.kernels.find(key);
+  if (known == cache.kernels.end()) {
+    cudaFuncAttributes attributes{};
+    const cudaError_t error = cudaFuncGetAttributes(&attributes, function);
+    if (error != cudaSuccess)
+      return failed(error, std::string("smemtile: cudaFuncGetAttributes failed (is this a __global__ function?): ") +
+                               cudaGetErrorString(error));
+    known = cache.kernels
+                .emplace(key, detail::KernelSharedState{attributes.sharedSizeBytes,
+                                                        static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes)})
+                .first;
+  }
+  detail::KernelSharedState& kernel_state = known->second;
 
-  const std::string too_big = shared_memory_limit_error(status.dynamic_bytes, attributes.sharedSizeBytes,
-                                                        static_cast<std::size_t>(per_block_limit), device);
+  const std::string too_big =
+      shared_memory_limit_error(status.dynamic_bytes, kernel_state.static_bytes,
+                                static_cast<std::size_t>(limits.shared_per_block_optin), limits.device);
   if (!too_big.empty()) return failed(cudaErrorInvalidValue, too_big);
 
-  if (status.dynamic_bytes > static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes)) {
-    error = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(status.dynamic_bytes));
+  if (status.dynamic_bytes > kernel_state.max_dynamic_bytes) {
+    const cudaError_t error = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(status.dynamic_bytes));
     if (error != cudaSuccess)
       return failed(error, "smemtile: raising cudaFuncAttributeMaxDynamicSharedMemorySize to " +
                                std::to_string(status.dynamic_bytes) + " bytes failed: " + cudaGetErrorString(error));
+    kernel_state.max_dynamic_bytes = status.dynamic_bytes;
   }
   return status;
 }

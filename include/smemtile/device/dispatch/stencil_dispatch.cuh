@@ -1,0 +1,197 @@
+/// \file
+/// device_stencil's dispatch: device limits -> policy -> launch. The default policies are tried in
+/// the order stencil_candidates gives (a TMA policy only where TMA can describe the array); a
+/// policy the caller passes runs as given or fails with a message.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <climits>  // INT_MAX
+#include <string>
+
+#include "../../arch/tma.cuh"               // make_tma_map_2d/3d
+#include "../../core/global_view.cuh"       // GlobalArray
+#include "../kernels/stencil_1d.cuh"        // stencil_1d_kernel
+#include "../kernels/stencil_2d.cuh"        // stencil_2d_kernel
+#include "../kernels/stencil_3d.cuh"        // stencil_3d_kernel
+#include "../launch.cuh"                    // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
+#include "../tuning/stencil_policy.cuh"     // the policies and the selector
+
+namespace smemtile {
+namespace detail {
+
+#if defined(__CUDACC__)
+
+inline constexpr const char* stencil_who = "smemtile::device_stencil";
+
+// The tensor map of Policy's boxes (a tile or plane with its halo) for `in` (rank 2 or 3).
+template <class Policy, int Radius, class T, std::size_t Rank>
+arch::TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
+  constexpr int E = static_cast<int>(sizeof(T));
+  constexpr int box_rows = Policy::rows + 2 * Radius, box_cols = Policy::cols + 2 * Policy::halo_cols;
+  if constexpr (Rank == 2)
+    return arch::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
+                                 box_cols, Policy::tma_unit_bytes);
+  else
+    return arch::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
+                                 in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
+}
+
+// 1D: one block per Policy::interior points.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_1d(GlobalArray<const T, 1> in, GlobalArray<T, 1> out, Boundary boundary, Op op,
+                               cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>((static_cast<long long>(in.extent(0)) + Policy::interior - 1) / Policy::interior);
+  stencil_1d_kernel<Policy, Radius, Shape, T><<<blocks, Policy::threads, 0, stream>>>(in, out, boundary, op);
+  return LaunchStatus{};
+}
+
+// Blocks of Kernel (Policy::threads threads, `bytes` of dynamic shared memory) that fit on one
+// multiprocessor of `device`: asked once per device and kernel.
+template <auto Kernel, class Policy>
+LaunchStatus resident_blocks(const DeviceLimits& device, long long bytes, int* per_multiprocessor) {
+  static std::atomic<int> known[cached_devices];  // zero-initialized: not asked yet
+  const bool cached = device.device >= 0 && device.device < cached_devices;
+  *per_multiprocessor = cached ? known[device.device].load(std::memory_order_relaxed) : 0;
+  if (*per_multiprocessor > 0) return LaunchStatus{};
+  int blocks = 0;
+  const cudaError_t error =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, Policy::threads, static_cast<size_t>(bytes));
+  if (error != cudaSuccess) return failed_launch(error, std::string(stencil_who) + ": " + cudaGetErrorString(error));
+  *per_multiprocessor = blocks < 1 ? 1 : blocks;
+  if (cached) known[device.device].store(*per_multiprocessor, std::memory_order_relaxed);
+  return LaunchStatus{};
+}
+
+// 2D: about as many blocks as fit at once, each taking tiles in turn.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 2> in,
+                               GlobalArray<T, 2> out, Boundary boundary, Op op, cudaStream_t stream) {
+  constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
+  const long long across = (static_cast<long long>(in.extent(1)) + Policy::cols - 1) / Policy::cols;
+  const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Policy::rows - 1) / Policy::rows);
+  if (tiles > INT_MAX) return failed_launch(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
+  constexpr auto kernel = stencil_2d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
+  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  if (!ready) return ready;
+  int per_multiprocessor = 0;
+  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
+  if (!ready) return ready;
+  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
+  kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), Policy::threads, static_cast<size_t>(shared),
+           stream>>>(map, in, out, boundary, op, static_cast<int>(across), static_cast<int>(tiles));
+  return LaunchStatus{};
+}
+
+// 3D: one block per xy tile and chunk of Policy::planes planes.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 3> in,
+                               GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream) {
+  constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
+  const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
+  const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
+  const long long chunks = blocks(in.extent(0), Policy::planes);
+  if (across > INT_MAX || down > 65535 || chunks > 65535)
+    return failed_launch(cudaErrorInvalidValue,
+                         "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
+  constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
+  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  if (!ready) return ready;
+  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
+           Policy::threads, static_cast<size_t>(shared), stream>>>(map, in, out, boundary, op);
+  return LaunchStatus{};
+}
+
+// Launches with Policy; false (nothing launched) where it loads with TMA and TMA cannot describe
+// `in` (then *why says why).
+template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out,
+                        Boundary boundary, Op op, cudaStream_t stream, LaunchStatus* launched, const char** why) {
+  static_assert(StencilPolicyCheck<Policy, static_cast<int>(sizeof(T)), Radius, Shape>::ok, "");
+  static_assert(Policy::rank == static_cast<int>(Rank), "smemtile::device_stencil: the policy's rank is not the array's");
+  if constexpr (Rank == 1) {
+    *launched = launch_stencil_1d<Policy, Radius, Shape>(in, out, boundary, op, stream);
+    return true;
+  } else {
+    CUtensorMap map{};
+    if constexpr (Policy::loader == StencilLoader::tma) {
+      const arch::TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
+      if (!made) {
+        *why = made.error;
+        return false;
+      }
+      map = made.map;
+    }
+    if constexpr (Rank == 2) *launched = launch_stencil_2d<Policy, Radius, Shape>(device, map, in, out, boundary, op, stream);
+    else *launched = launch_stencil_3d<Policy, Radius, Shape>(device, map, in, out, boundary, op, stream);
+    return true;
+  }
+}
+
+// The default policy of a loader and tiles for this stencil.
+template <int Rank, int Radius, StencilShape Shape, class T, StencilLoader Loader,
+          StencilTiles Tiles = StencilTiles::standard>
+using DefaultStencilPolicyOf = typename DefaultStencilPolicy<Rank, static_cast<int>(sizeof(T)), Radius, Shape, Loader,
+                                                             Tiles>::type;
+
+// The default policies, best first (stencil_candidates): the first that can run is launched.
+template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out, Boundary boundary, Op op,
+                              cudaStream_t stream) {
+  constexpr int rank = static_cast<int>(Rank);
+  LaunchStatus launched;
+  const char* why = nullptr;
+  if constexpr (Rank == 1) {
+    using Policy = DefaultStencilPolicyOf<1, Radius, Shape, T, StencilLoader::sync>;
+    try_stencil_policy<Policy, Radius, Shape, T, Rank>(DeviceLimits{}, in, out, boundary, op, stream, &launched, &why);
+    return launched;
+  } else {
+    DeviceLimits device;
+    const LaunchStatus queried = device_limits(&device, stencil_who);
+    if (!queried) return queried;
+    const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape>(
+        StencilTarget{device.cc_major, device.shared_per_block_optin});
+    for (int c = 0; c < candidates.count; ++c) {
+      const StencilChoice choice = candidates.choice[c];
+      bool ran = false;
+      if (choice.loader == StencilLoader::cp_async) {
+        using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::cp_async>;
+        ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+      } else if (choice.tiles == StencilTiles::standard) {
+        using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
+        ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+      } else if constexpr (rank == 2 || Radius == 1) {  // the large tiles differ from the standard ones
+        using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large>;
+        ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+      }
+      if (ran) return launched;
+    }
+    return failed_launch(cudaErrorInvalidValue, std::string(stencil_who) + ": no policy can run");  // not reached
+  }
+}
+
+// The caller's Policy, or a status saying why it cannot run here.
+template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out, Boundary boundary, Op op,
+                                   cudaStream_t stream) {
+  DeviceLimits device;
+  if constexpr (Rank > 1) {
+    const LaunchStatus queried = device_limits(&device, stencil_who);
+    if (!queried) return queried;
+    if (Policy::loader == StencilLoader::tma && device.cc_major < 9)
+      return failed_launch(cudaErrorInvalidValue,
+                           std::string(stencil_who) + ": the policy loads with TMA, which needs sm_90 or later");
+  }
+  LaunchStatus launched;
+  const char* why = nullptr;
+  if (!try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why))
+    return failed_launch(cudaErrorInvalidValue,
+                         std::string(stencil_who) + ": the policy loads with TMA, which cannot read this array: " + why);
+  return launched;
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile

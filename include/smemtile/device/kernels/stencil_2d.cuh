@@ -1,0 +1,97 @@
+/// \file
+/// device_stencil's 2D kernel: about as many blocks as fit on the GPU at once, each taking tiles in
+/// turn through a ring of halo tiles in dynamic shared memory (the next tiles load while the
+/// current one is computed).
+#pragma once
+
+#include "../../block/async_copy.cuh"     // copy_global_to_tile_async, async_copy_commit/wait
+#include "../../block/stencil.cuh"        // neighborhood
+#include "../../block/thread_group.cuh"   // FixedThreadBlock
+#include "../../core/halo_layout.cuh"     // HaloLayout
+#include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
+#include "stencil_common.cuh"             // TileRing, element, stencil_point
+#include "stencil_strips.cuh"             // star_strips_2d
+#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, write_boundary
+
+namespace smemtile {
+namespace detail {
+
+#if defined(__CUDACC__)
+
+// The points of one tile at `origin`, each from its neighbourhood in the tile (Policy::compute).
+template <class Policy, int Radius, StencilShape Shape, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void compute_tile_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Out& out, int out_rows,
+                                     int out_cols) {
+  if constexpr (Policy::compute == StencilCompute::star_strips) {
+    star_strips_2d<Policy, Radius>(tile, origin, op, out);
+  } else {
+#pragma unroll
+    for (int j = 0; j < Policy::rows / Policy::warps; ++j)
+#pragma unroll
+      for (int i = 0; i < Policy::cols / 32; ++i) {
+        const Coord at = stencil_point<Policy, Policy::rows>(j, i);
+        const Coord g = origin + at;
+        if (g.row < out_rows && g.col < out_cols)
+          element(out, g.row, g.col) = static_cast<T>(op(neighborhood<Radius, Shape>(tile, at)));
+      }
+  }
+}
+
+// Tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes tiles
+// b, b + gridDim.x, ... through a ring of stages + 2 slots: `stages` tiles load while one is
+// computed, and the slot written next was last read two steps ago (one barrier per step).
+// Policy: a StencilTiledPolicy of rank 2; `map` is TMA's when it loads with TMA.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    stencil_2d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
+                      Boundary boundary, Op op, int tiles_across, int tiles) {
+  constexpr bool UseTma = Policy::loader == StencilLoader::tma;
+  constexpr int rows = Policy::rows, cols = Policy::cols, stages = Policy::stages;
+  constexpr int slots = stencil_ring_slots<Policy>(Radius);
+  using Layout = HaloLayout<rows, cols, Radius, Policy::halo_cols>;
+  const TileRing<T, Layout> ring{aligned_dynamic_shared()};
+  __shared__ unsigned long long landed[slots];  // TMA: one barrier per slot
+  if constexpr (UseTma) init_slot_barriers(landed);
+  const auto origin_of = [&](int t) { return Coord{t / tiles_across * rows, t % tiles_across * cols}; };
+  const auto start = [&](int t, int slot) {
+    if constexpr (UseTma) {
+      start_tma<T, Layout, false, Policy::tma_unit_bytes>(map, landed[slot], ring[slot].data(), 0,
+                                                          origin_of(t) - layout_reach(Layout{}));
+    } else {
+      copy_global_to_tile_async(in, origin_of(t), ring[slot], boundary, FixedThreadBlock<Policy::threads>{});
+      async_copy_commit();
+    }
+  };
+  const int step = static_cast<int>(gridDim.x);
+  int t = static_cast<int>(blockIdx.x);
+#pragma unroll
+  for (int s = 0; s < stages; ++s) {
+    if (t + s * step < tiles) start(t + s * step, s);
+    else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: keep one per stage
+  }
+  const int out_rows = static_cast<int>(out.extent(0)), out_cols = static_cast<int>(out.extent(1));
+  // Step k computes tile t in slot k % slots (its barrier's phase: (k / slots) % 2) and starts
+  // loading the tile `stages` steps ahead into slot (k + stages) % slots, as the 3D sweep does.
+  for (int k = 0; t < tiles; t += step, ++k) {
+    const int slot = k % slots;
+    if (t + stages * step < tiles) start(t + stages * step, (k + stages) % slots);
+    else if constexpr (!UseTma) async_copy_commit();
+    if constexpr (UseTma) wait_tma_slot(landed[slot], static_cast<unsigned>(k / slots) & 1u);
+    else async_copy_wait<stages>();  // all but the newest `stages` groups: tile t
+    __syncthreads();
+    const Coord origin = origin_of(t);
+    const TileRef<T, Layout> tile = ring[slot];
+    if constexpr (UseTma && !Boundary::is_zero) {
+      if (reaches_outside<Layout>(in, origin)) {  // the same for the whole block
+        write_boundary<Policy::threads>(tile, in, origin, boundary, false);
+        __syncthreads();
+      }
+    }
+    compute_tile_2d<Policy, Radius, Shape>(tile, origin, op, out, out_rows, out_cols);
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile

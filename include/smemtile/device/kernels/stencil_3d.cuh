@@ -1,0 +1,240 @@
+/// \file
+/// device_stencil's 3D kernel: each block sweeps one xy tile along z through a ring of planes in
+/// shared memory (2 Radius + 1 for the stencil, more loading ahead), so each input element is read
+/// from DRAM about once (the 2.5D scheme). Three compute schemes (StencilCompute), one per function.
+#pragma once
+
+#include "../../block/async_copy.cuh"     // copy_global_to_tile_async, async_copy_commit/wait
+#include "../../block/copy.cuh"           // fill_tile
+#include "../../block/stencil.cuh"        // Neighborhood3D, stencil_offset_allowed
+#include "../../block/thread_group.cuh"   // FixedThreadBlock
+#include "../../core/global_view.cuh"     // plane
+#include "../../core/halo_layout.cuh"     // HaloLayout
+#include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
+#include "stencil_common.cuh"             // TileRing, element, stencil_point
+#include "stencil_strips.cuh"             // load_strip, store_strip, strip_side
+#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, write_boundary
+
+namespace smemtile {
+namespace detail {
+
+#if defined(__CUDACC__)
+
+// What the 3D star neighbourhoods share: the point's values along z, in registers (column[Radius +
+// dz] is its value in plane z + dz), and the check that an offset lies on the axes within Radius.
+template <int Radius, class T>
+struct StarZColumn {
+  const T* column;  // the point's 2 Radius + 1 values along z
+
+  SMEMTILE_DEVICE T center() const { return column[Radius]; }
+  // Whether the column holds offset (dz, dy, dx) (off the centre plane, or the point itself);
+  // debug builds check that the offset is one a star of Radius may read.
+  SMEMTILE_DEVICE bool in_column(int dz, int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::star, Radius, dz, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius, or off the axes of a star stencil", dz, dy, dx,
+                   Radius);
+    return dz != 0 || (dy == 0 && dx == 0);
+  }
+};
+
+// The neighbourhood of a point of a 3D star stencil: along z from its column (StarZColumn), along
+// x and y (and only those: a star reads the axes) from plane z in shared memory.
+template <int Radius, class T, class Layout>
+struct StarColumnNeighborhood : StarZColumn<Radius, T> {
+  TileRef<T, Layout> plane;  // plane z
+  Coord at;                  // the point, in the plane's interior coordinates
+
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    if (this->in_column(dz, dy, dx)) return this->column[Radius + dz];
+    return plane(at.row + dy, at.col + dx);
+  }
+};
+
+// The neighbourhood of point `s` of a strip of consecutive points of one row, all in registers:
+// along z its column (StarZColumn), `row` the strip's row with `Side` values on each side,
+// `up_down` the strip's columns in the rows dy = -Radius ... -1, 1 ... Radius (a star stencil
+// reads nothing else).
+template <int Radius, class T, int Strip, int Side>
+struct StarStripNeighborhood : StarZColumn<Radius, T> {
+  const T* row;      // Strip + 2 Side values: the strip's first point at [Side]
+  const T* up_down;  // 2 Radius rows of Strip values, dy = -Radius first
+  int s;             // the point's position in the strip
+
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    if (this->in_column(dz, dy, dx)) return this->column[Radius + dz];
+    if (dy == 0) return row[Side + s + dx];
+    return up_down[(dy < 0 ? Radius + dy : Radius + dy - 1) * Strip + s];
+  }
+};
+// StencilCompute::points (boxes): plane z from the 2 Radius + 1 planes k - 2 Radius ... k.
+template <class Policy, int Radius, StencilShape Shape, int Slots, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void sweep_points(TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op, Out& out, int out_rows,
+                                  int out_cols) {
+  if (k < 2 * Radius) return;
+  constexpr int slot_elems = TileRing<T, Layout>::slot_bytes / static_cast<int>(sizeof(T));
+  Neighborhood3D<Radius, Shape, T, Layout> n{reinterpret_cast<T*>(ring.base), Layout{}, {}, Coord{0, 0}};
+#pragma unroll
+  for (int dz = 0; dz <= 2 * Radius; ++dz) n.plane_offset[dz] = (k - 2 * Radius + dz) % Slots * slot_elems;
+#pragma unroll
+  for (int j = 0; j < Policy::rows / Policy::warps; ++j)
+#pragma unroll
+    for (int i = 0; i < Policy::cols / 32; ++i) {
+      n.at = stencil_point<Policy, Policy::rows>(j, i);
+      const Coord g = origin + n.at;
+      if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+    }
+}
+
+// StencilCompute::star_columns: plane k's values pushed into each point's column, then plane z
+// from the columns and the centre plane k - Radius.
+template <class Policy, int Radius, int Slots, class T, class Layout, class Column, class Op, class Out>
+SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op,
+                                        Out& out, int out_rows, int out_cols) {
+  constexpr int rows = Policy::rows, warps = Policy::warps;
+  const TileRef<T, Layout> newest = ring[k % Slots];
+#pragma unroll
+  for (int j = 0; j < rows / warps; ++j)
+#pragma unroll
+    for (int i = 0; i < Policy::cols / 32; ++i) {
+#pragma unroll
+      for (int dz = 0; dz < 2 * Radius; ++dz) column[j][i][dz] = column[j][i][dz + 1];
+      const Coord p = stencil_point<Policy, rows>(j, i);
+      column[j][i][2 * Radius] = newest(p.row, p.col);
+    }
+  if (k < 2 * Radius) return;
+  const TileRef<T, Layout> centre = ring[(k - Radius) % Slots];
+#pragma unroll
+  for (int j = 0; j < rows / warps; ++j)
+#pragma unroll
+    for (int i = 0; i < Policy::cols / 32; ++i) {
+      const StarColumnNeighborhood<Radius, T, Layout> n{{column[j][i]}, centre, stencil_point<Policy, rows>(j, i)};
+      const Coord g = origin + stencil_point<Policy, rows>(j, i);
+      if (g.row < out_rows && g.col < out_cols) element(out, z, g.row, g.col) = static_cast<T>(op(n));
+    }
+}
+
+// Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
+// sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
+// k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k; a
+// star keeps each point's values along z in registers (plane k's pushed in at step k) and reads
+// only the centre plane k - Radius, so its ring is shorter. The slot a step loads into was last
+// read two steps before (one barrier per step). Policy: a StencilTiledPolicy of rank 3.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
+                      Boundary boundary, Op op) {
+  constexpr bool UseTma = Policy::loader == StencilLoader::tma;
+  constexpr int rows = Policy::rows, cols = Policy::cols, ahead = Policy::stages;
+  constexpr int slots = stencil_ring_slots<Policy>(Radius);
+  using Layout = HaloLayout<rows, cols, Radius, Policy::halo_cols>;
+  const TileRing<T, Layout> ring{aligned_dynamic_shared()};
+  __shared__ unsigned long long landed[slots];
+  if constexpr (UseTma) init_slot_barriers(landed);
+  const int depth = static_cast<int>(out.extent(0));
+  const int out_rows = static_cast<int>(out.extent(1)), out_cols = static_cast<int>(out.extent(2));
+  const Coord origin{static_cast<int>(blockIdx.y) * rows, static_cast<int>(blockIdx.x) * cols};
+  const int z_first = static_cast<int>(blockIdx.z) * Policy::planes;
+  const int z_last = z_first + Policy::planes < depth ? z_first + Policy::planes : depth;  // one past
+  const int planes = z_last - z_first + 2 * Radius;
+  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
+  // (Lambdas, not a struct of their own: as a struct the loads compiled to other schedules.)
+  const auto source_of = [&](int k) {
+    const int z = z_first - Radius + k;
+    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : Boundary::map_index(z, depth);
+    else return z;
+  };
+  const auto start = [&](int k) {
+    const int z = source_of(k);
+    if constexpr (UseTma) {
+      // A plane outside the volume under a fill policy arrives as zeros (write_boundary fills it).
+      start_tma<T, Layout, true, Policy::tma_unit_bytes>(map, landed[k % slots], ring[k % slots].data(), z,
+                                                         origin - layout_reach(Layout{}));
+    } else {
+      if (z >= 0 && z < depth) {
+        copy_global_to_tile_async(plane(in, z), origin, ring[k % slots], boundary, FixedThreadBlock<Policy::threads>{});
+      } else if constexpr (!Boundary::maps_index) {
+        fill_tile(ring[k % slots], boundary.template value<T>(), FixedThreadBlock<Policy::threads>{});
+      }
+      async_copy_commit();
+    }
+  };
+  // TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
+  // condition is the same for the whole block). Returns whether anything was written.
+  const auto write_policy = [&](int k) {
+    if constexpr (UseTma && !Boundary::is_zero) {
+      const int z = source_of(k);
+      const bool whole = z < 0 || z >= depth;  // a fill policy's plane outside the volume
+      const int loaded = whole ? 0 : z;
+      if (whole || reaches_outside<Layout>(plane(in, loaded), origin)) {
+        write_boundary<Policy::threads>(ring[k % slots], plane(in, loaded), origin, boundary, whole);
+        return true;
+      }
+    }
+    (void)k;
+    return false;
+  };
+  for (int k = 0; k < ahead; ++k) {
+    if (k < planes) start(k);
+    else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
+  }
+  constexpr bool star = Policy::compute != StencilCompute::points;
+  constexpr bool strips = Policy::compute == StencilCompute::star_strips;
+  constexpr int strip = 16 / static_cast<int>(sizeof(T));
+  constexpr int side = strip_side<T>(Radius);
+  // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
+  // point's position in the strip).
+  T column[star ? (strips ? 1 : rows / Policy::warps) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
+  for (int k = 0; k < planes; ++k) {
+    if (k + ahead < planes) start(k + ahead);
+    else if constexpr (!UseTma) async_copy_commit();
+    if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
+    else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
+    __syncthreads();
+    if (write_policy(k)) __syncthreads();
+    const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
+    if constexpr (strips) {
+      // StencilCompute::star_strips. (Kept in the kernel: as a function of its own, the compiler
+      // scheduled the same instructions differently; docs/tuning.md, "SASS guard".)
+      // This thread's strip: warps take 32 / (cols / strip) rows each, lanes strips along a row.
+      constexpr int per_row = Policy::cols / strip;
+      const Coord strip_at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
+                           static_cast<int>(threadIdx.x) % per_row * strip};
+      T newest[strip];
+      load_strip<T, Layout, strip>(ring[k % slots], strip_at.row, strip_at.col, newest);
+#pragma unroll
+      for (int i = 0; i < strip; ++i) {
+#pragma unroll
+        for (int dz = 0; dz < 2 * Radius; ++dz) column[0][i][dz] = column[0][i][dz + 1];
+        column[0][i][2 * Radius] = newest[i];
+      }
+      if (k < 2 * Radius) continue;
+      const TileRef<T, Layout> centre = ring[(k - Radius) % slots];
+      T row[strip + 2 * side], up_down[2 * Radius][strip];
+#pragma unroll
+      for (int q = 0; q < (strip + 2 * side) / strip; ++q)
+        load_strip<T, Layout, strip>(centre, strip_at.row, strip_at.col - side + q * strip, row + q * strip);
+#pragma unroll
+      for (int d = 1; d <= Radius; ++d) {
+        load_strip<T, Layout, strip>(centre, strip_at.row - d, strip_at.col, up_down[Radius - d]);
+        load_strip<T, Layout, strip>(centre, strip_at.row + d, strip_at.col, up_down[Radius + d - 1]);
+      }
+      const Coord g = origin + strip_at;
+      T result[strip];
+#pragma unroll
+      for (int i = 0; i < strip; ++i) {
+        const StarStripNeighborhood<Radius, T, strip, side> n{{column[0][i]}, row, &up_down[0][0], i};
+        result[i] = static_cast<T>(op(n));
+      }
+      if (g.row < out_rows) store_strip<T, strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
+    }
+    else if constexpr (star)
+      sweep_star_columns<Policy, Radius, slots>(column, ring, k, origin, z, op, out, out_rows, out_cols);
+    else
+      sweep_points<Policy, Radius, Shape, slots>(ring, k, origin, z, op, out, out_rows, out_cols);
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile

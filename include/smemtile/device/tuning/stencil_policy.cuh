@@ -1,0 +1,276 @@
+/// \file
+/// device_stencil's tuning: the policies (tile shapes, threads, stages, loader, compute scheme,
+/// blocks per multiprocessor) and the selector that picks one for a GPU and a stencil.
+//
+// A policy is a type; device_stencil<Radius, Shape>(policy, in, out, boundary, op) runs with the
+// given one, device_stencil<Radius, Shape>(in, out, boundary, op) with the first of
+// stencil_candidates() the GPU and the array allow. Every invariant a policy must satisfy is a
+// static_assert below (in the policy, or in StencilPolicyCheck where it depends on the stencil).
+// The measurements behind the numbers: docs/tuning.md.
+#pragma once
+
+#include <type_traits>  // std::false_type
+
+#include "../../block/stencil.cuh"  // StencilShape
+
+namespace smemtile {
+
+/// How a stencil block moves its tiles from global memory into shared memory.
+enum class StencilLoader {
+  tma,       ///< one TMA copy per tile or plane (sm_90 and later), the boundary written afterwards
+  cp_async,  ///< every thread starts cp.async copies (sm_80 and later; synchronous before)
+  sync       ///< every thread loads and stores (copy_global_to_tile)
+};
+
+/// How a stencil block computes its points from the tiles in shared memory.
+enum class StencilCompute {
+  points,        ///< each point reads its neighbours from shared memory
+  star_columns,  ///< 3D stars: each point's values along z stay in registers; x and y from the plane
+  star_strips    ///< stars: a thread computes strips of 16 bytes of a row from 16-byte vector reads
+};
+
+/// The tiles of the default policies: the standard ones, or larger ones where TMA loads them and
+/// a block may have 227 KB of shared memory (docs/tuning.md: "large stencil tiles").
+enum class StencilTiles { standard, large };
+
+/// 1D policy: blocks of Threads threads each load Interior points plus HaloCols on each side
+/// (one copy_global_to_tile) and compute them; MinBlocks blocks per multiprocessor are asked of
+/// the register allocator (__launch_bounds__).
+template <int Interior, int HaloCols, int Threads = 256, int MinBlocks = 4>
+struct Stencil1DPolicy {
+  static constexpr int rank = 1;                                  ///< array rank
+  static constexpr StencilLoader loader = StencilLoader::sync;    ///< loads with copy_global_to_tile
+  static constexpr StencilCompute compute = StencilCompute::points;  ///< points from shared memory
+  static constexpr int threads = Threads;                          ///< threads per block
+  static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__ blocks per SM
+  static constexpr int interior = Interior;                        ///< points a block computes
+  static constexpr int halo_cols = HaloCols;                       ///< halo points on each side
+  static constexpr int warps = Threads / 32;                       ///< warps per block
+  static constexpr int rows = 1;                                   ///< one row of points
+  static constexpr int cols = Interior;                            ///< the points of that row
+  static constexpr int tma_unit_bytes = 1;                         ///< (no TMA)
+  static_assert(Threads > 0 && Threads % 32 == 0 && Threads <= 1024,
+                "Stencil1DPolicy: Threads must be whole warps, at most 1024");
+  static_assert(Interior > 0 && Interior % Threads == 0,
+                "Stencil1DPolicy: every thread computes Interior / Threads points: make Interior a multiple of Threads");
+};
+
+/// 2D and 3D policies: tiles (or xy planes) of Rows x Cols points plus HaloCols columns on each
+/// side, loaded by Loader with Stages tiles (planes) loading ahead of the one computed; Planes per
+/// block along z (3D); TMA boxes described in TmaUnitBytes-byte elements; Threads threads, each
+/// warp computing Rows / warps whole rows 32 points at a time; MinBlocks for __launch_bounds__.
+template <int Rank, StencilLoader Loader, StencilCompute Compute, int Rows, int Cols, int HaloCols, int Stages,
+          int MinBlocks, int TmaUnitBytes, int Planes = 1, int Threads = 256>
+struct StencilTiledPolicy {
+  static constexpr int rank = Rank;                   ///< array rank (2 or 3)
+  static constexpr StencilLoader loader = Loader;     ///< how tiles load
+  static constexpr StencilCompute compute = Compute;  ///< how points are computed
+  static constexpr int threads = Threads;             ///< threads per block
+  static constexpr int warps = Threads / 32;          ///< warps per block: each computes rows / warps rows
+  static constexpr int min_blocks = MinBlocks;        ///< __launch_bounds__ blocks per multiprocessor
+  static constexpr int rows = Rows;                   ///< interior rows of a tile (plane)
+  static constexpr int cols = Cols;                   ///< interior columns of a tile (plane)
+  static constexpr int halo_cols = HaloCols;          ///< halo columns on each side
+  static constexpr int stages = Stages;               ///< tiles (planes) loading ahead of the one computed
+  static constexpr int tma_unit_bytes = TmaUnitBytes; ///< bytes of the TMA elements a box row counts
+  static constexpr int planes = Planes;               ///< 3D: planes per block along z
+  static_assert(Rank == 2 || Rank == 3, "StencilTiledPolicy: rank 2 or 3 (1D arrays take a Stencil1DPolicy)");
+  static_assert(Loader != StencilLoader::sync, "StencilTiledPolicy: the 2D and 3D kernels load with tma or cp_async");
+  static_assert(Threads == 256,
+                "StencilTiledPolicy: the 2D and 3D kernels are written for 8 warps (256 threads); their thread "
+                "mappings (stencil_point, the strips) take the warp count from here, so change it with them");
+  static_assert(Rows > 0 && Rows % warps == 0,
+                "StencilTiledPolicy: each warp computes Rows / warps rows: make Rows a multiple of Threads / 32");
+  static_assert(Cols > 0 && Cols % 32 == 0,
+                "StencilTiledPolicy: a warp computes rows 32 columns at a time (stencil_point): make Cols a multiple "
+                "of 32 (other columns would be left unwritten)");
+  static_assert(Stages >= 1, "StencilTiledPolicy: at least one tile (plane) loads ahead");
+  static_assert(Rank == 3 || Compute != StencilCompute::star_columns,
+                "StencilTiledPolicy: star_columns is a 3D scheme (columns along z); 2D stars take points or star_strips");
+  static_assert(Rank == 3 || Planes == 1, "StencilTiledPolicy: Planes is for 3D policies; leave it 1 in 2D");
+  static_assert(Planes >= 1, "StencilTiledPolicy: at least one plane per block");
+  static_assert(TmaUnitBytes == 1 || TmaUnitBytes == 2 || TmaUnitBytes == 4 || TmaUnitBytes == 8,
+                "StencilTiledPolicy: TMA elements of 1, 2, 4 or 8 bytes");
+};
+
+/// Whether P is one of the stencil policies above.
+template <class P>
+struct IsStencilPolicy : std::false_type {};
+/// A 1D policy is a stencil policy.
+template <int I, int H, int T, int M>
+struct IsStencilPolicy<Stencil1DPolicy<I, H, T, M>> : std::true_type {};
+/// A 2D or 3D policy is a stencil policy.
+template <int R, StencilLoader L, StencilCompute C, int Ro, int Co, int H, int S, int M, int U, int P, int T>
+struct IsStencilPolicy<StencilTiledPolicy<R, L, C, Ro, Co, H, S, M, U, P, T>> : std::true_type {};
+
+/// The values a star strip holds on each side of its 16 / ElemBytes points: Radius rounded up to
+/// whole 16-byte strips, so that the row loads as whole vectors.
+SMEMTILE_HOST_DEVICE constexpr int stencil_strip_side(int elem_bytes, int radius) {
+  return (radius + 16 / elem_bytes - 1) / (16 / elem_bytes) * (16 / elem_bytes);
+}
+
+/// Slots in a policy's ring of tiles (planes): 2D the one computed, the stages loading, one being
+/// released; 3D boxes the 2 Radius + 1 planes read plus those; 3D stars (values along z in
+/// registers) Radius + 1 planes from the centre to the newest plus those.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr int stencil_ring_slots(int radius) {
+  return Policy::rank == 2                               ? Policy::stages + 2
+         : Policy::compute == StencilCompute::points     ? 2 * radius + 2 + Policy::stages
+                                                         : radius + 2 + Policy::stages;
+}
+
+/// Bytes of one ring slot: a tile with its halo, rounded up to 128 bytes (TMA's alignment).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_slot_bytes(int elem_bytes, int radius) {
+  return (static_cast<long long>(Policy::rows + 2 * radius) * (Policy::cols + 2 * Policy::halo_cols) * elem_bytes +
+          127) / 128 * 128;
+}
+
+/// Dynamic shared memory of a block of a 2D or 3D policy (128 more for aligning the ring; 1D
+/// policies use static shared memory only: 0).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_shared_bytes(int elem_bytes, int radius) {
+  if constexpr (Policy::rank == 1) return 0;
+  else return stencil_ring_slots<Policy>(radius) * stencil_slot_bytes<Policy>(elem_bytes, radius) + 128;
+}
+
+/// The most shared memory one block can have on any GPU smemtile targets (sm_90: 227 KB).
+inline constexpr long long max_shared_bytes_per_block = 227 * 1024;
+
+/// The invariants a policy must satisfy for a stencil of Radius and Shape on elements of ElemBytes
+/// bytes (device_stencil instantiates it with the policy it runs).
+template <class Policy, int ElemBytes, int Radius, StencilShape Shape>
+struct StencilPolicyCheck {
+  static_assert(IsStencilPolicy<Policy>::value,
+                "smemtile::device_stencil: the policy must be a Stencil1DPolicy or a StencilTiledPolicy");
+  static_assert(Policy::halo_cols >= Radius, "stencil policy: HaloCols must be at least the radius");
+  static_assert(Policy::halo_cols * ElemBytes % 16 == 0,
+                "stencil policy: halo rows must be whole 16-byte vectors (HaloCols * element bytes % 16 == 0)");
+  static_assert(Policy::rank == 1 || Policy::tma_unit_bytes % ElemBytes == 0,
+                "stencil policy: a TMA element (TmaUnitBytes) holds whole elements");
+  static_assert(Policy::compute == StencilCompute::points || Shape == StencilShape::star,
+                "stencil policy: star_columns and star_strips compute star stencils only; box stencils take points");
+  static constexpr int strip = 16 / ElemBytes;  ///< points of one 16-byte strip
+  static_assert(Policy::compute != StencilCompute::star_strips || (ElemBytes == 4 && Policy::cols % strip == 0),
+                "stencil policy: star_strips are written for 4-byte elements, Cols a multiple of 4");
+  static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank != 2 || Policy::cols % (32 * strip) == 0,
+                "stencil policy: 2D star_strips give every lane whole strips: make Cols a multiple of 32 * 4");
+  static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank != 3 ||
+                    (32 % (Policy::cols / strip) == 0 && Policy::rows == Policy::warps * (32 / (Policy::cols / strip))),
+                "stencil policy: 3D star_strips map a warp's 32 lanes onto whole rows of strips: Cols / 4 must "
+                "divide 32 and Rows be warps * 32 / (Cols / 4)");
+  static_assert(stencil_shared_bytes<Policy>(ElemBytes, Radius) <= max_shared_bytes_per_block,
+                "smemtile::device_stencil: this policy's ring needs more shared memory per block than any GPU has "
+                "(fewer stages, smaller tiles; radius 4 and below fit for every element size with the defaults)");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
+/// The default policies, as selected by stencil_candidates (docs/tuning.md, "stencil policies").
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader,
+          StencilTiles Tiles = StencilTiles::standard>
+struct DefaultStencilPolicy;
+
+/// 1D: 4096 points per block (16 per thread), 4 blocks per multiprocessor (docs/tuning.md).
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
+struct DefaultStencilPolicy<1, ElemBytes, Radius, Shape, Loader, Tiles> {
+  /// the policy
+  using type = Stencil1DPolicy<4096, (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes)>;
+};
+
+namespace detail {
+// Halo columns: Radius rounded up to a multiple of halo_bytes (16: rows start aligned where the
+// array's do; large: 128, 64 for bytes, so TMA boxes start on 128-byte lines; docs/tuning.md).
+SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius, StencilTiles tiles) {
+  const int unit = (tiles == StencilTiles::standard ? 16 : elem_bytes == 1 ? 64 : 128) / elem_bytes;
+  return (radius + unit - 1) / unit * unit;
+}
+}  // namespace detail
+
+/// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
+/// doubles) or 64 x 128 for narrower elements, floats described to TMA in 8-byte pairs; one tile
+/// loading ahead; star strips for floats (docs/tuning.md).
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
+struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
+  static constexpr bool large = Tiles == StencilTiles::large;  ///< the large tiles
+  static constexpr int cols = large && ElemBytes == 4 ? 256 : large || ElemBytes <= 4 ? 128 : 64;  ///< columns
+  /// the policy
+  using type = StencilTiledPolicy<2, Loader,
+                                  Shape == StencilShape::star && ElemBytes == 4 && cols % 128 == 0
+                                      ? StencilCompute::star_strips
+                                      : StencilCompute::points,
+                                  large && ElemBytes <= 2 ? 64 : 32, cols,
+                                  detail::stencil_halo_cols(ElemBytes, Radius, Tiles), 1, 2,
+                                  large && ElemBytes == 4 ? 8 : ElemBytes>;
+};
+
+/// 3D: 16 x 64 planes, 64 planes per block (48 from radius 3), two planes loading ahead (three
+/// for stars); large, radius 1: 32 rows of 1 KB (32 x 128 for narrower elements), one ahead. Stars
+/// of 4-byte elements from radius 2 compute strips; blocks per multiprocessor per tile and shape
+/// (docs/tuning.md).
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
+struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
+  static constexpr bool star = Shape == StencilShape::star;                   ///< a star stencil
+  static constexpr bool wide = Tiles == StencilTiles::large && Radius == 1;    ///< the wide planes
+  static constexpr int rows = wide ? 32 : 16;                                  ///< plane rows
+  static constexpr int cols = wide && ElemBytes == 4 ? 256 : wide ? 128 : 64;  ///< plane columns
+  static constexpr int box_stages = wide ? 1 : 2;                              ///< planes ahead (box)
+  static constexpr int stages = !star ? box_stages : wide && ElemBytes >= 4 ? 1 : box_stages + 1;  ///< ahead
+  static constexpr int min_blocks = Loader != StencilLoader::tma ? 2
+                                    : wide                       ? (ElemBytes == 4 ? 1 : 2)
+                                    : Radius <= 2                ? 4
+                                    : star                       ? 3
+                                                                 : 2;  ///< __launch_bounds__
+  static constexpr bool strips = star && ElemBytes == 4 && Radius >= 2 && !wide && cols % 4 == 0 &&
+                                 32 % (cols / 4) == 0 && rows == 8 * (32 / (cols / 4));  ///< strips fit
+  /// the policy
+  using type = StencilTiledPolicy<3, Loader,
+                                  !star    ? StencilCompute::points
+                                  : strips ? StencilCompute::star_strips
+                                           : StencilCompute::star_columns,
+                                  rows, cols, detail::stencil_halo_cols(ElemBytes, Radius, Tiles), stages, min_blocks,
+                                  Tiles == StencilTiles::large && ElemBytes == 4 ? 8 : ElemBytes,
+                                  Radius >= 3 ? 48 : 64>;
+};
+
+/// What the selector knows of the GPU.
+struct StencilTarget {
+  int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
+  long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
+};
+
+/// One default policy: its loader and tiles.
+struct StencilChoice {
+  StencilLoader loader;  ///< tma, cp_async or sync
+  StencilTiles tiles;    ///< standard or large
+};
+
+/// The default policies device_stencil tries, best first; a TMA one is taken where TMA can
+/// describe the array (arch::tma_map_error), else the next.
+struct StencilCandidates {
+  StencilChoice choice[3];  ///< the policies, best first
+  int count = 0;            ///< how many
+};
+
+/// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
+/// 1D: sync. 2D and 3D: TMA with the large tiles where the GPU has TMA (sm_90 and later) and the
+/// shared memory for them (and they differ: 3D radius 1 only); TMA with the standard tiles;
+/// cp.async with the standard tiles.
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
+  StencilCandidates c{};
+  if (Rank == 1) {
+    c.choice[c.count++] = StencilChoice{StencilLoader::sync, StencilTiles::standard};
+    return c;
+  }
+  using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
+                                              StencilTiles::large>::type;
+  constexpr bool large_differs = Rank == 2 || Radius == 1;
+  const bool tma = gpu.cc_major >= 9;
+  if (large_differs && tma && gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
+    c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
+  if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
+  c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
+  return c;
+}
+
+}  // namespace smemtile

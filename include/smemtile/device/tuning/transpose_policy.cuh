@@ -1,0 +1,158 @@
+/// \file
+/// device_transpose's tuning: the algorithms (TransposeAlgorithm), their tile shapes, the policy
+/// type (tile, threads, blocks per multiprocessor, L2 fetch size) and the selector.
+//
+// device_transpose(in, out, ...) runs the policy select_transpose_algorithm and
+// DefaultTransposePolicy give for the element size and the output's alignment;
+// device_transpose(policy, in, out, ...) runs the caller's. The measurements behind the numbers:
+// docs/tuning.md.
+#pragma once
+
+#include <type_traits>  // std::false_type
+
+#include "../../config.cuh"  // SMEMTILE_HOST_DEVICE
+
+namespace smemtile {
+
+/// How device_transpose moves a tile through shared memory.
+enum class TransposeAlgorithm {
+  register_blocks,  ///< TransposeTile: 16-byte columns stored as register blocks (1-, 2-, 4-byte elements; output rows 16-byte aligned)
+  word_blocks,      ///< WordTransposeTile: 4 x 4 byte blocks realigned across lanes (1- and 2-byte elements)
+  padded_elements   ///< a padded StaticTile: both sides element by element, coalesced (any element size)
+};
+
+/// The register-block tile (TransposeTile) device_transpose uses for 1-, 2- and 4-byte elements
+/// where the output's rows take 16-byte stores (256 threads per block). 8- and 16-byte elements
+/// use TransposeElementTileShape's padded tiles (docs/tuning.md, "transpose tiles").
+template <int ElemBytes>
+struct TransposeTileShape;
+/// 1-byte elements: 128 x 128 (16 x 4 byte blocks, one per thread).
+template <> struct TransposeTileShape<1> {
+  static constexpr int rows = 128;  ///< tile rows
+  static constexpr int cols = 128;  ///< tile columns
+};
+/// 2-byte elements: 128 x 64 (8 x 2 blocks of halves, two per thread).
+template <> struct TransposeTileShape<2> {
+  static constexpr int rows = 128;  ///< tile rows
+  static constexpr int cols = 64;   ///< tile columns
+};
+/// 4-byte elements: 64 x 64 (one 4 x 4 block per thread).
+template <> struct TransposeTileShape<4> {
+  static constexpr int rows = 64;  ///< tile rows
+  static constexpr int cols = 64;  ///< tile columns
+};
+/// The tile (WordTransposeTile) device_transpose uses for 1-byte elements where the output's rows
+/// cannot take 16-byte stores (odd pitches, say): 32 blocks of 4 rows, one per lane, by 128
+/// columns; loaded in realigned 4-byte words, stored in 4 x 4 byte blocks realigned across lanes
+/// (block/transpose.cuh), a quarter of the accesses of moving bytes one by one.
+template <int ElemBytes>
+struct TransposeWordTileShape {
+  static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile::TransposeWordTileShape: elements of 1 or 2 bytes");
+  static constexpr int rows = 128 / ElemBytes;  ///< tile rows
+  static constexpr int cols = 128;              ///< tile columns
+};
+
+/// The padded tile device_transpose uses for 8- and 16-byte elements, and for 2- and 4-byte
+/// elements where the output's rows cannot take 16-byte stores (odd pitches, say): rows x cols
+/// elements of ElemBytes bytes plus `pad` unused elements after each row, so that a warp walking a
+/// row or a column touches every bank once. Tall tiles: each output row gets `rows` consecutive
+/// elements from one block (128 to 1024 bytes), so fewer of its 32-byte sectors are written partly
+/// by two blocks (docs/tuning.md, "transpose tiles").
+template <int ElemBytes>
+struct TransposeElementTileShape {
+  static_assert(ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4 || ElemBytes == 8 || ElemBytes == 16,
+                "smemtile::TransposeElementTileShape: elements of 1, 2, 4, 8 or 16 bytes");
+  static constexpr int rows = ElemBytes == 16 ? 64 : 128;                             ///< tile rows
+  static constexpr int cols = ElemBytes == 1 ? 128 : ElemBytes == 2 ? 64 : 32;        ///< tile columns
+  /// Padding after each row: one 4-byte word for 1- and 2-byte elements, one element otherwise.
+  static constexpr int pad = ElemBytes >= 4 ? 1 : 4 / ElemBytes;
+};
+
+/// A transpose policy: Algorithm over tiles of Rows x Cols elements (Pad elements after each row
+/// of a padded tile), Threads threads per block, MinBlocks blocks per multiprocessor asked of the
+/// register allocator (__launch_bounds__); Fetch256: loads ask L2 for 256 bytes and two tile columns
+/// go down together, the other half of each fetch being the next column's.
+template <TransposeAlgorithm Algorithm, int Rows, int Cols, int Pad, int MinBlocks, bool Fetch256, int Threads = 256>
+struct TransposePolicy {
+  static constexpr TransposeAlgorithm algorithm = Algorithm;  ///< the algorithm
+  static constexpr int rows = Rows;                           ///< tile rows
+  static constexpr int cols = Cols;                           ///< tile columns
+  static constexpr int pad = Pad;                             ///< padding after each row (padded tiles)
+  static constexpr int min_blocks = MinBlocks;                ///< __launch_bounds__ blocks per multiprocessor
+  static constexpr bool fetch_256 = Fetch256;                 ///< 256-byte L2 fetches, two tile columns together
+  static constexpr int columns_together = Fetch256 ? 2 : 1;   ///< tile columns going down side by side
+  static constexpr int threads = Threads;                     ///< threads per block
+  static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
+  static_assert(Threads == 256,
+                "TransposePolicy: the transpose kernels are written for 256 threads (FixedThreadBlock<256>); "
+                "change them with this value");
+  static_assert(MinBlocks >= 1, "TransposePolicy: at least one block per multiprocessor");
+  static_assert(Algorithm == TransposeAlgorithm::padded_elements || Pad == 0,
+                "TransposePolicy: only padded_elements tiles take a Pad (the others are swizzled)");
+};
+
+/// Whether P is a TransposePolicy.
+template <class P>
+struct IsTransposePolicy : std::false_type {};
+/// A TransposePolicy is one.
+template <TransposeAlgorithm A, int R, int C, int P, int M, bool F, int T>
+struct IsTransposePolicy<TransposePolicy<A, R, C, P, M, F, T>> : std::true_type {};
+
+/// The invariants a transpose policy must satisfy for elements of ElemBytes bytes.
+template <class Policy, int ElemBytes>
+struct TransposePolicyCheck {
+  static_assert(IsTransposePolicy<Policy>::value, "smemtile::device_transpose: the policy must be a TransposePolicy");
+  static_assert(Policy::algorithm != TransposeAlgorithm::register_blocks || ElemBytes <= 4,
+                "transpose policy: register_blocks moves 1-, 2- and 4-byte elements; use padded_elements");
+  static_assert(Policy::algorithm != TransposeAlgorithm::word_blocks || ElemBytes <= 2,
+                "transpose policy: word_blocks moves 1- and 2-byte elements; use padded_elements");
+  static_assert(!Policy::fetch_256 || Policy::cols * ElemBytes <= 128,
+                "transpose policy: Fetch256 pays only where a tile row is at most 128 bytes (the other half of "
+                "the 256-byte fetch is the next tile column's)");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
+/// The algorithm device_transpose selects for elements of `elem_bytes` bytes: register blocks where
+/// the output's rows take 16-byte stores (pointer, pitch and batch stride multiples of 16 bytes) and
+/// the elements are at most 4 bytes; else word blocks for bytes and padded element tiles otherwise
+/// (docs/tuning.md, "transpose tiles").
+SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(int elem_bytes,
+                                                                              bool out_rows_16_byte_aligned) {
+  return elem_bytes <= 4 && out_rows_16_byte_aligned ? TransposeAlgorithm::register_blocks
+         : elem_bytes == 1                           ? TransposeAlgorithm::word_blocks
+                                                     : TransposeAlgorithm::padded_elements;
+}
+
+/// The default policy of an algorithm for elements of ElemBytes bytes: the shapes above; blocks per
+/// multiprocessor and the 256-byte fetches as measured (docs/tuning.md, "transpose blocks per
+/// multiprocessor").
+template <int ElemBytes, TransposeAlgorithm Algorithm>
+struct DefaultTransposePolicy;
+/// Register blocks: TransposeTileShape; 5 blocks per multiprocessor for bytes, else 4.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::register_blocks> {
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::register_blocks, TransposeTileShape<ElemBytes>::rows,
+                               TransposeTileShape<ElemBytes>::cols, 0, ElemBytes == 1 ? 5 : 4,
+                               ElemBytes <= 2 && TransposeTileShape<ElemBytes>::cols * ElemBytes <= 128>;
+};
+/// Word blocks: TransposeWordTileShape, 4 blocks per multiprocessor.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::word_blocks> {
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::word_blocks, TransposeWordTileShape<ElemBytes>::rows,
+                               TransposeWordTileShape<ElemBytes>::cols, 0, 4,
+                               ElemBytes <= 2 && TransposeWordTileShape<ElemBytes>::cols * ElemBytes <= 128>;
+};
+/// Padded element tiles: TransposeElementTileShape; 5 blocks per multiprocessor for 2- and 8-byte
+/// elements, 6 for 4-byte ones, else 4.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
+  using Shape = TransposeElementTileShape<ElemBytes>;  ///< the tile shape
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::padded_elements, Shape::rows, Shape::cols, Shape::pad,
+                               ElemBytes == 2 || ElemBytes == 8 ? 5 : ElemBytes == 4 ? 6 : 4,
+                               ElemBytes <= 2 && Shape::cols * ElemBytes <= 128>;
+};
+
+}  // namespace smemtile

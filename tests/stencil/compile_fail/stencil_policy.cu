@@ -1,0 +1,32 @@
+// Compile-fail snippet (tests/stencil/CMakeLists.txt): a stencil policy breaking an invariant stops
+// compilation with the static_assert beside the policy (device/tuning/stencil_policy.cuh).
+//   SMEMTILE_STENCIL_CASE 0  a 3D policy of 48 columns (a warp computes 32 columns at a time):
+//                            "make Cols a multiple of 32"
+//   SMEMTILE_STENCIL_CASE 1  star_strips for a box stencil: "box stencils take points"
+//   SMEMTILE_STENCIL_CASE 2  halo columns below the radius: "HaloCols must be at least the radius"
+//   SMEMTILE_STENCIL_CASE 3  a valid caller's policy: accepted (the control)
+#include <smemtile/smemtile.cuh>
+
+using namespace smemtile;
+
+#if SMEMTILE_STENCIL_CASE == 0
+using P = StencilTiledPolicy<3, StencilLoader::cp_async, StencilCompute::points, 16, 48, 4, 2, 2, 4, 64>;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 1;
+#elif SMEMTILE_STENCIL_CASE == 1
+using P = StencilTiledPolicy<3, StencilLoader::cp_async, StencilCompute::star_strips, 16, 64, 4, 2, 2, 4, 64>;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 2;
+#elif SMEMTILE_STENCIL_CASE == 2
+using P = StencilTiledPolicy<2, StencilLoader::cp_async, StencilCompute::points, 32, 128, 4, 1, 2, 4>;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 5;
+#else
+using P = StencilTiledPolicy<3, StencilLoader::cp_async, StencilCompute::points, 16, 64, 4, 2, 2, 4, 64>;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 1;
+#endif
+
+static_assert(StencilPolicyCheck<P, 4, radius, shape>::ok, "");
+
+int main() { return 0; }
