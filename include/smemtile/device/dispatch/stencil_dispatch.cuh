@@ -161,7 +161,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
-      } else if constexpr (rank == 2 || Radius == 1) {  // the large tiles differ from the standard ones
+      } else if constexpr (stencil_large_tiles_differ<rank, Radius>) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
       }
@@ -179,7 +179,7 @@ LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T,
   if constexpr (Rank > 1) {
     const LaunchStatus queried = device_limits(&device, stencil_who);
     if (!queried) return queried;
-    if (Policy::loader == StencilLoader::tma && device.cc_major < 9)
+    if (Policy::loader == StencilLoader::tma && !stencil_gpu_has_tma(device.cc_major))
       return failed_launch(cudaErrorInvalidValue,
                            std::string(stencil_who) + ": the policy loads with TMA, which needs sm_90 or later");
   }

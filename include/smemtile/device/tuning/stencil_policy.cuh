@@ -232,6 +232,14 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
                                   Radius >= 3 ? 48 : 64>;
 };
 
+/// Whether the large tiles of a stencil of Rank and Radius differ from the standard ones (2D always,
+/// 3D radius 1 only: wider radii keep the standard planes); only then is a kernel built for them.
+template <int Rank, int Radius>
+inline constexpr bool stencil_large_tiles_differ = Rank == 2 || Radius == 1;
+
+/// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
+SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
+
 /// What the selector knows of the GPU.
 struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
@@ -264,9 +272,8 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   }
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
-  constexpr bool large_differs = Rank == 2 || Radius == 1;
-  const bool tma = gpu.cc_major >= 9;
-  if (large_differs && tma && gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
+  const bool tma = stencil_gpu_has_tma(gpu.cc_major);
+  if (stencil_large_tiles_differ<Rank, Radius> && tma && gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
   c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
