@@ -44,12 +44,13 @@ __global__ void __launch_bounds__(threads) hand_bitonic_sort(const float* in, fl
 }
 
 __global__ void __launch_bounds__(threads) lib_bitonic_sort(const float* in, float* out, int n) {
-  using Block = smemtile::FixedThreadBlock<threads>;
+  const smemtile::FixedThreadBlock<threads> block;
   __shared__ smemtile::StaticTile1D<float, segment> s;
-  const auto input = smemtile::make_global_vector(in, n);
-  const auto output = smemtile::make_global_vector(out, n);
+  // cudaMalloc'd arrays, n a multiple of the segment: aligned, and every segment inside.
+  const auto input = smemtile::make_aligned_vector<16>(in, n);
+  const auto output = smemtile::make_aligned_vector<16>(out, n);
   const int origin = smemtile::block_tile_origin_1d(segment);
-  smemtile::copy_global_to_tile(input, origin, s, smemtile::boundary::zero, Block{});
+  smemtile::copy_global_to_tile(input, origin, s, smemtile::boundary::inside, block);
   __syncthreads();
   const int t = threadIdx.x;
 #pragma unroll
@@ -66,7 +67,7 @@ __global__ void __launch_bounds__(threads) lib_bitonic_sort(const float* in, flo
       __syncthreads();
     }
   }
-  smemtile::copy_tile_to_global(s, output, origin, Block{});
+  smemtile::copy_tile_to_global(s, output, origin, smemtile::boundary::inside, block);
 }
 
 using Kernel = void (*)(const float*, float*, int);

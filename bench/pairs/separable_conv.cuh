@@ -55,13 +55,13 @@ __global__ void __launch_bounds__(threads) hand_separable_conv_rows(const float*
 
 __global__ void __launch_bounds__(threads) lib_separable_conv_rows(const float* in, float* out, int H, int W,
                                                                    Coefficients coef) {
-  using Block = smemtile::FixedThreadBlock<threads>;
-  __shared__ smemtile::StaticTile<float, row_tile_rows, row_tile_cols + 2 * R> storage;
-  auto tile = storage.interior({0, R});
-  const auto input = smemtile::make_global_matrix(in, H, W);
+  const smemtile::FixedThreadBlock<threads> block;
+  __shared__ smemtile::StaticHaloTile<float, row_tile_rows, row_tile_cols, 0, R> tile;  // halo of R columns
+  // cudaMalloc'd, W a multiple of the tile: rows 16-byte aligned (the copy then has one vector path).
+  const auto input = smemtile::make_aligned_matrix<16>(in, H, W);
   const auto output = smemtile::make_global_matrix(out, H, W);
   const smemtile::Coord origin = smemtile::block_tile_origin({row_tile_rows, row_tile_cols});
-  smemtile::copy_global_to_tile(input, origin, tile, smemtile::boundary::clamp, Block{});
+  smemtile::copy_global_to_tile(input, origin, tile, smemtile::boundary::clamp, block);
   __syncthreads();
   const smemtile::Coord at = smemtile::thread_coord();
 #pragma unroll
@@ -96,13 +96,12 @@ __global__ void __launch_bounds__(threads) hand_separable_conv_cols(const float*
 
 __global__ void __launch_bounds__(threads) lib_separable_conv_cols(const float* in, float* out, int H, int W,
                                                                    Coefficients coef) {
-  using Block = smemtile::FixedThreadBlock<threads>;
-  __shared__ smemtile::StaticTile<float, col_tile_rows + 2 * R, col_tile_cols> storage;
-  auto tile = storage.interior({R, 0});
-  const auto input = smemtile::make_global_matrix(in, H, W);
+  const smemtile::FixedThreadBlock<threads> block;
+  __shared__ smemtile::StaticHaloTile<float, col_tile_rows, col_tile_cols, R, 0> tile;  // halo of R rows
+  const auto input = smemtile::make_aligned_matrix<16>(in, H, W);
   const auto output = smemtile::make_global_matrix(out, H, W);
   const smemtile::Coord origin = smemtile::block_tile_origin({col_tile_rows, col_tile_cols});
-  smemtile::copy_global_to_tile(input, origin, tile, smemtile::boundary::clamp, Block{});
+  smemtile::copy_global_to_tile(input, origin, tile, smemtile::boundary::clamp, block);
   __syncthreads();
   const smemtile::Coord at = smemtile::thread_coord();
 #pragma unroll

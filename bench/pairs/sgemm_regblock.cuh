@@ -115,14 +115,7 @@ __device__ __forceinline__ void lib_body(const float* A, const float* B, float* 
   const smemtile::Coord origin = smemtile::block_tile_origin({BM, BN});
   const int thread_row = threadIdx.x / (BN / TN), thread_col = threadIdx.x % (BN / TN);
   float acc[TM][TN] = {};
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    if constexpr (AKMajor) {
-      smemtile::copy_global_to_tile(a, {k0, origin.row}, As, smemtile::boundary::inside, block);
-    } else {
-      smemtile::copy_global_to_tile_transposed(a, {origin.row, k0}, As, smemtile::boundary::inside, block);
-    }
-    smemtile::copy_global_to_tile(b, {k0, origin.col}, Bs, smemtile::boundary::inside, block);
-    __syncthreads();
+  const auto multiply_tiles = [&] {
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       const auto reg_m = smemtile::load_fragment<TM>(As, k, thread_row * TM);
@@ -132,7 +125,29 @@ __device__ __forceinline__ void lib_body(const float* A, const float* B, float* 
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(reg_m[i], reg_n[j], acc[i][j]);
     }
-    __syncthreads();
+  };
+  // Copies planned before the k-loop: each advances by BK rows with one pointer increment.
+  auto load_b = smemtile::make_tile_copy(b, {0, origin.col}, Bs, smemtile::boundary::inside, block, smemtile::Coord{BK, 0});
+  if constexpr (AKMajor) {
+    auto load_a = smemtile::make_tile_copy(a, {0, origin.row}, As, smemtile::boundary::inside, block, smemtile::Coord{BK, 0});
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      load_a.load(As);
+      load_b.load(Bs);
+      load_a.advance();
+      load_b.advance();
+      __syncthreads();
+      multiply_tiles();
+      __syncthreads();
+    }
+  } else {
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      smemtile::copy_global_to_tile_transposed(a, {origin.row, k0}, As, smemtile::boundary::inside, block);
+      load_b.load(Bs);
+      load_b.advance();
+      __syncthreads();
+      multiply_tiles();
+      __syncthreads();
+    }
   }
 #pragma unroll
   for (int i = 0; i < TM; ++i)

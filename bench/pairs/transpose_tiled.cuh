@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(threads) hand_transpose_tiled(const float* in,
 }
 
 __global__ void __launch_bounds__(threads) lib_transpose_tiled(const float* in, float* out, int H, int W) {
-  const smemtile::FixedThreadBlock<threads> block;
+  const smemtile::FixedThreadBlock<tile, block_rows> block;  // 32 x 8 threads
   __shared__ smemtile::StaticTile<float, tile, tile, 1> s;
   const auto input = smemtile::make_global_matrix(in, H, W);
   const auto output = smemtile::make_global_matrix(out, W, H);

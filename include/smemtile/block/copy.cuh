@@ -173,6 +173,12 @@ struct LayoutIsStatic {
   static constexpr bool value = Layout::is_static;
 };
 
+// Whether a group splits its rank itself (FixedThreadBlock: from threadIdx where it knows its shape).
+template <class Group, class = void>
+struct GroupSplitsRank : std::false_type {};
+template <class Group>
+struct GroupSplitsRank<Group, decltype(void(&Group::template split_rank<1>))> : std::true_type {};
+
 // The region a copy moves, in tile coordinates: [first.row, first.row + rows) x [first.col, ...).
 struct CopyRegion {
   Coord first;
@@ -270,6 +276,21 @@ SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
   return __funnelshift_r(load_global_unit<Mover>(word), load_global_unit<Mover>(word + 1), 8 * shift);
 }
 
+// The first unit of this thread in a row-major walk over rows of UnitsPerRow units (rank 1: one row).
+template <int UnitsPerRow, int PerUnit, int Rank, class Group>
+SMEMTILE_DEVICE Coord first_unit_of(const Group& group) {
+  if constexpr (Rank == 1) {
+    return Coord{0, static_cast<int>(group.rank()) * PerUnit};
+  } else if constexpr (GroupSplitsRank<Group>::value) {
+    int row = 0, col = 0;
+    group.template split_rank<UnitsPerRow>(row, col);
+    return Coord{row, col * PerUnit};
+  } else {
+    const Coord at = row_major_coord(group.rank(), static_cast<unsigned>(UnitsPerRow));
+    return Coord{at.row, at.col * PerUnit};
+  }
+}
+
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
 // ToTile: global -> tile, else tile -> global. Realign (loads of 4-byte units of 1- and 2-byte
 // elements from rows that are not 4-byte aligned): each unit is read as the two aligned words
@@ -357,7 +378,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
         Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign || ElementRowSteps);
     constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
     const long long global_step = static_cast<long long>(rows_step) * global.stride(0);
-    const Coord first_at = static_unit_at(static_cast<int>(group.rank()));
+    const Coord first_at = first_unit_of<static_units_per_row, per_unit, Layout::rank>(group);
     const auto* const global_first_unit = global_unit(first_at);
     // Unit k of this thread: in one column, rows_step rows below its first (no division per unit).
     const auto unit_k = [&](int k, int unit) {
@@ -727,12 +748,31 @@ SMEMTILE_DEVICE void fill_tile(Tile&& tile, const Value& value, Group group = {}
   auto view = tile_ref(tile);
   using Element = std::remove_const_t<typename decltype(view)::element_type>;
   static_assert(!std::is_const<typename decltype(view)::element_type>::value, "smemtile fill_tile: the tile is read-only");
+  using Layout = typename decltype(view)::layout_type;
   const Coord reach = layout_reach(view.layout());
   const int rows = view.rows() + 2 * reach.row, cols = view.cols() + 2 * reach.col;
-  const int step = static_cast<int>(group.size());
-  for (int k = static_cast<int>(group.rank()); k < rows * cols; k += step) {
-    const Coord at = row_major_coord(static_cast<unsigned>(k), static_cast<unsigned>(cols)) - reach;
-    view.data()[view.layout().offset(at.row, at.col)] = static_cast<Element>(value);
+  if constexpr (Layout::is_static && Group::static_size > 0) {
+    // A compile-time count per thread: unrolled, no loop test (a 256-bin histogram's clear is one
+    // store per thread of 256).
+    constexpr Layout layout{};
+    constexpr Coord static_reach = layout_reach(layout);
+    constexpr int static_cols = layout.cols() + 2 * static_reach.col;
+    constexpr int count = (layout.rows() + 2 * static_reach.row) * static_cols;
+    constexpr int per_thread = (count + Group::static_size - 1) / Group::static_size;
+    const int rank = static_cast<int>(group.rank());
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int k = rank + i * Group::static_size;
+      if (count % Group::static_size != 0 && k >= count) break;
+      const Coord at = row_major_coord(static_cast<unsigned>(k), static_cast<unsigned>(static_cols)) - static_reach;
+      view.data()[layout.offset(at.row, at.col)] = static_cast<Element>(value);
+    }
+  } else {
+    const int step = static_cast<int>(group.size());
+    for (int k = static_cast<int>(group.rank()); k < rows * cols; k += step) {
+      const Coord at = row_major_coord(static_cast<unsigned>(k), static_cast<unsigned>(cols)) - reach;
+      view.data()[view.layout().offset(at.row, at.col)] = static_cast<Element>(value);
+    }
   }
 }
 

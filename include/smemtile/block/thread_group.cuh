@@ -6,7 +6,9 @@
 // touch consecutive addresses (coalesced global accesses, conflict-free shared ones).
 //   ThreadBlock           the whole block (the default), its size read from blockDim at run time
 //   FixedThreadBlock<N>   the whole block, known to have N threads: the work per thread is then a
-//                         compile-time count, loops unroll and loads are issued back to back
+//                         compile-time count, loops unroll and loads are issued back to back;
+//                         FixedThreadBlock<X, Y> also knows the shape (X x Y), so ranks fold back to
+//                         threadIdx.x / .y as in a hand-written kernel
 //   Warp                  the 32 lanes of the calling warp (all must call)
 // Helpers never synchronize; group.sync() is the barrier to call before another thread of the
 // group reads what a helper wrote.
@@ -36,22 +38,62 @@ struct ThreadBlock {
   SMEMTILE_DEVICE void sync() const { __syncthreads(); }
 };
 
-/// Every thread of a block of exactly `Threads` threads (checked in debug builds).
-template <int Threads>
+/// Every thread of a block of exactly `Threads` threads, of any shape (checked in debug builds).
+/// FixedThreadBlock<X, Y> (and <X, Y, Z>) is a block of that shape: its rank is threadIdx.y * X +
+/// threadIdx.x with X known, so a copy's split of the rank into a tile row and column folds back
+/// to threadIdx.y and threadIdx.x (what a hand-written kernel indexes with).
+template <int X, int Y = 0, int Z = 0>
 struct FixedThreadBlock {
-  static_assert(Threads > 0 && Threads <= 1024, "smemtile::FixedThreadBlock: a block has 1 to 1024 threads");
-  static constexpr int static_size = Threads;  ///< the size, known at compile time
+  static_assert(X > 0 && Y >= 0 && Z >= 0 && (Z == 0 || Y > 0),
+                "smemtile::FixedThreadBlock<X, Y, Z>: positive sizes (Y and Z may be left out)");
+  static_assert(static_cast<long long>(X) * (Y > 0 ? Y : 1) * (Z > 0 ? Z : 1) <= 1024,
+                "smemtile::FixedThreadBlock: a block has 1 to 1024 threads");
+  static constexpr bool shaped = Y > 0;  ///< whether the block's shape (not only its size) is known
+  /// The size, known at compile time.
+  static constexpr int static_size = X * (Y > 0 ? Y : 1) * (Z > 0 ? Z : 1);
   /// This thread's rank in the block.
   SMEMTILE_DEVICE unsigned rank() const {
-    SMEMTILE_CHECK(blockDim.x * blockDim.y * blockDim.z == Threads,
-                   "FixedThreadBlock<N>: the block does not have N threads (values: N, blockDim.x, .y, .z)", Threads,
-                   blockDim.x, blockDim.y, blockDim.z);
-    return detail::linear_thread_rank();
+    if constexpr (shaped) {
+      SMEMTILE_CHECK(blockDim.x == X && blockDim.y == Y && blockDim.z == (Z > 0 ? Z : 1),
+                     "FixedThreadBlock<X, Y, Z>: the block does not have that shape (values: X, blockDim.x, .y, .z)",
+                     X, blockDim.x, blockDim.y, blockDim.z);
+      // The shape is the caller's word (checked above in debug builds): let the compiler use it.
+      __builtin_assume(threadIdx.x < static_cast<unsigned>(X));
+      __builtin_assume(threadIdx.y < static_cast<unsigned>(Y));
+      if constexpr (Z > 1) {
+        __builtin_assume(threadIdx.z < static_cast<unsigned>(Z));
+        return (threadIdx.z * Y + threadIdx.y) * X + threadIdx.x;
+      } else {
+        return threadIdx.y * X + threadIdx.x;
+      }
+    } else {
+      SMEMTILE_CHECK(blockDim.x * blockDim.y * blockDim.z == X,
+                     "FixedThreadBlock<N>: the block does not have N threads (values: N, blockDim.x, .y, .z)", X,
+                     blockDim.x, blockDim.y, blockDim.z);
+      return detail::linear_thread_rank();
+    }
   }
-  /// Threads in the block: Threads.
-  SMEMTILE_DEVICE static constexpr unsigned size() { return Threads; }
+  /// Threads in the block.
+  SMEMTILE_DEVICE static constexpr unsigned size() { return static_size; }
   /// __syncthreads().
   SMEMTILE_DEVICE void sync() const { __syncthreads(); }
+  /// (rank / PerRow, rank % PerRow): for a shaped block whose rows are whole multiples of PerRow,
+  /// taken from threadIdx directly (no division, as a hand-written kernel has it).
+  template <int PerRow>
+  SMEMTILE_DEVICE void split_rank(int& row, int& col) const {
+    if constexpr (shaped && Z <= 1 && X % PerRow == 0) {
+      (void)rank();  // the debug check of the shape
+      if constexpr (PerRow == X) {
+        row = static_cast<int>(threadIdx.y), col = static_cast<int>(threadIdx.x);
+      } else {
+        row = static_cast<int>(threadIdx.y * (X / PerRow) + threadIdx.x / PerRow);
+        col = static_cast<int>(threadIdx.x % PerRow);
+      }
+    } else {
+      const unsigned r = rank();
+      row = static_cast<int>(r / PerRow), col = static_cast<int>(r % PerRow);
+    }
+  }
 };
 
 /// The 32 lanes of the calling warp (the block's size must be a multiple of 32).
