@@ -100,6 +100,8 @@ for name in "${names[@]}"; do
     status=1
     tail -n 20 "$out/$name.log"
   fi
+  # host_cost_bench is a plain program (host time per call, no NVBench options used): its table is its log.
+  [ "$name" = host_cost_bench ] && [ $rc -eq 0 ] && cat "$out/$name.log"
   # pairs_bench (issue 25's kernel pairs) has its own report, from its log: scripts/pairs_report.py.
   [ "$name" != pairs_bench ] && [ -s "$out/$name.json" ] && results+=("$out/$name.json")
 done
