@@ -4,9 +4,15 @@
 // Benchmarks (NVBench names; the states' names add the Case axis):
 //   cudaMemcpy          cudaMemcpyAsync device-to-device of the array: the ceiling (one read and one
 //                       write of every byte, as a stencil needs at least)
-//   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary::zero, op)
+//   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary, op); axes Boundary
+//                       {zero, clamp, periodic} and Path {selected: what device_stencil chooses (TMA on
+//                       sm_90 and later where TMA can describe the array), cp.async: forced with
+//                       StencilForcedLoader<StencilLoader::cp_async>} (cp.async is skipped for 1D,
+//                       which has one path, and for arrays whose rows are not multiples of 16 bytes,
+//                       where the selected path is cp.async already)
 //   naive_global        one thread per point, every neighbour read from global memory (through L1
-//                       and L2) with a bounds test, zero outside; blocks of 256 (1D) or 32 x 8 threads
+//                       and L2) with a bounds test (zero outside) or an index mapping (clamp,
+//                       periodic): axis Boundary; blocks of 256 (1D) or 32 x 8 threads
 //   smem_halo           the textbook shared-memory halo tile, one point per thread: 1D: 256 + 2R
 //                       elements, the first R threads loading the halos; 2D: a (8 + 2R) x (32 + 2R)
 //                       tile loaded by a block-strided loop; 3D: the same 2D tile of plane z per block
@@ -18,7 +24,10 @@
 // Cases (the Case axis): 1D 3-point sum (int, float) on 2^28 elements; 2D 5-point Laplacian and
 // 9-point box (3x3 Gaussian blur), float and double, 8192 x 8192; 3D 7-point Laplacian, float and
 // double, 512^3; 3D radius-4 star (eighth-order second derivative summed over the axes), float,
-// 512^3 and 376^3. Outside the array every input counts as zero (boundary::zero).
+// 512^3 and 376^3; odd shapes (rows, and planes, not multiples of 16 bytes: no TMA) of the 2D and
+// 3D cases: 8191 x 8193 and 509 x 511 x 513 (radius-4 star: float only). smem_halo, hand_2_5d
+// and cudaMemcpy have no Boundary axis: zero outside the array. The reference follows the state's
+// boundary policy.
 // GB/s counts one read and one write of the array (what cudaMemcpy moves for the same bytes).
 // Inputs: pseudo-random and non-zero (ints in [1, 2^20], floats and doubles in [1, 2)). Every state
 // poisons its output (all bits set: NaN, or -1 for ints), runs its implementation once, and compares
@@ -108,36 +117,54 @@ struct Star25 {  // 3D radius-4 star, 25 points
 
 // ---- neighbourhoods of the hand-written kernels ----------------------------------------------------
 
-// Global memory with a bounds test per neighbour (zero outside), values converted to V.
-template <class T, class V = T>
+// The boundary policies benchmarked (the Boundary axis): boundary::zero, clamp, periodic.
+enum Mode { kZero, kClamp, kPeriodic };
+const std::vector<std::string> kBoundaries = {"zero", "clamp", "periodic"};
+
+// Index i of an axis of n elements under a clamp or periodic Mode (inside: i).
+template <int M>
+__device__ int map_axis(int i, int n) {
+  if (i >= 0 && i < n) return i;
+  if constexpr (M == kClamp) return i < 0 ? 0 : n - 1;
+  else return ((i % n) + n) % n;
+}
+
+// Global memory with a bounds test per neighbour (zero outside, or mapped by M), values converted to V.
+template <class T, class V = T, int M = kZero>
 struct Global1D {
   const T* __restrict__ a;
   int n, i;
   __device__ V operator()(int dx) const {
     const int j = i + dx;
-    return j >= 0 && j < n ? static_cast<V>(a[j]) : V(0);
+    if constexpr (M != kZero) return static_cast<V>(a[map_axis<M>(j, n)]);
+    else return j >= 0 && j < n ? static_cast<V>(a[j]) : V(0);
   }
   __device__ V center() const { return static_cast<V>(a[i]); }
 };
 
-template <class T, class V = T>
+template <class T, class V = T, int M = kZero>
 struct Global2D {
   const T* __restrict__ a;
   int ny, nx, y, x;
   __device__ V operator()(int dy, int dx) const {
     const int yy = y + dy, xx = x + dx;
-    return yy >= 0 && yy < ny && xx >= 0 && xx < nx ? static_cast<V>(a[static_cast<long long>(yy) * nx + xx]) : V(0);
+    if constexpr (M != kZero)
+      return static_cast<V>(a[static_cast<long long>(map_axis<M>(yy, ny)) * nx + map_axis<M>(xx, nx)]);
+    else return yy >= 0 && yy < ny && xx >= 0 && xx < nx ? static_cast<V>(a[static_cast<long long>(yy) * nx + xx]) : V(0);
   }
   __device__ V center() const { return (*this)(0, 0); }
 };
 
-template <class T, class V = T>
+template <class T, class V = T, int M = kZero>
 struct Global3D {
   const T* __restrict__ a;
   int nz, ny, nx, z, y, x;
   __device__ V operator()(int dz, int dy, int dx) const {
     const int zz = z + dz, yy = y + dy, xx = x + dx;
-    return zz >= 0 && zz < nz && yy >= 0 && yy < ny && xx >= 0 && xx < nx
+    if constexpr (M != kZero)
+      return static_cast<V>(
+          a[(static_cast<long long>(map_axis<M>(zz, nz)) * ny + map_axis<M>(yy, ny)) * nx + map_axis<M>(xx, nx)]);
+    else return zz >= 0 && zz < nz && yy >= 0 && yy < ny && xx >= 0 && xx < nx
                ? static_cast<V>(a[(static_cast<long long>(zz) * ny + yy) * nx + xx])
                : V(0);
   }
@@ -196,26 +223,26 @@ constexpr int kThreads1D = 256;
 constexpr int kBX = 32, kBY = 8;  // 2D and 3D blocks
 constexpr int kPlanesPerBlock = 64;  // hand_2_5d: planes per block along z
 
-template <class T, class Op>
+template <int M, class T, class Op>
 __global__ void __launch_bounds__(kThreads1D) naive_1d(const T* __restrict__ in, T* __restrict__ out, int n, Op op) {
   const int i = static_cast<int>(blockIdx.x) * kThreads1D + static_cast<int>(threadIdx.x);
-  if (i < n) out[i] = static_cast<T>(op(Global1D<T>{in, n, i}));
+  if (i < n) out[i] = static_cast<T>(op(Global1D<T, T, M>{in, n, i}));
 }
 
-template <class T, class Op>
+template <int M, class T, class Op>
 __global__ void __launch_bounds__(kBX * kBY) naive_2d(const T* __restrict__ in, T* __restrict__ out, int ny, int nx, Op op) {
   const int x = static_cast<int>(blockIdx.x) * kBX + static_cast<int>(threadIdx.x);
   const int y = static_cast<int>(blockIdx.y) * kBY + static_cast<int>(threadIdx.y);
-  if (x < nx && y < ny) out[static_cast<long long>(y) * nx + x] = static_cast<T>(op(Global2D<T>{in, ny, nx, y, x}));
+  if (x < nx && y < ny) out[static_cast<long long>(y) * nx + x] = static_cast<T>(op(Global2D<T, T, M>{in, ny, nx, y, x}));
 }
 
-template <class T, class Op>
+template <int M, class T, class Op>
 __global__ void __launch_bounds__(kBX * kBY) naive_3d(const T* __restrict__ in, T* __restrict__ out, int nz, int ny, int nx, Op op) {
   const int x = static_cast<int>(blockIdx.x) * kBX + static_cast<int>(threadIdx.x);
   const int y = static_cast<int>(blockIdx.y) * kBY + static_cast<int>(threadIdx.y);
   const int z = static_cast<int>(blockIdx.z);
   if (x < nx && y < ny)
-    out[(static_cast<long long>(z) * ny + y) * nx + x] = static_cast<T>(op(Global3D<T>{in, nz, ny, nx, z, y, x}));
+    out[(static_cast<long long>(z) * ny + y) * nx + x] = static_cast<T>(op(Global3D<T, T, M>{in, nz, ny, nx, z, y, x}));
 }
 
 template <int R, class T, class Op>
@@ -344,7 +371,7 @@ __global__ void fill_random(T* a, long long count, unsigned seed) {
 
 // The reference: one point per thread (grid-stride), every neighbour from global memory with a
 // bounds test, in double precision.
-template <int Rank, class T, class Op>
+template <int Rank, int M, class T, class Op>
 __global__ void reference_kernel(const T* __restrict__ in, double* __restrict__ ref, int nz, int ny, int nx, Op op) {
   const long long count = static_cast<long long>(nz) * ny * nx;
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
@@ -353,11 +380,11 @@ __global__ void reference_kernel(const T* __restrict__ in, double* __restrict__ 
     const int y = static_cast<int>((i / nx) % ny);
     const int z = static_cast<int>(i / (static_cast<long long>(nx) * ny));
     if constexpr (Rank == 1) {
-      ref[i] = op(Global1D<T, double>{in, nx, x});
+      ref[i] = op(Global1D<T, double, M>{in, nx, x});
     } else if constexpr (Rank == 2) {
-      ref[i] = op(Global2D<T, double>{in, ny, nx, y, x});
+      ref[i] = op(Global2D<T, double, M>{in, ny, nx, y, x});
     } else {
-      ref[i] = op(Global3D<T, double>{in, nz, ny, nx, z, y, x});
+      ref[i] = op(Global3D<T, double, M>{in, nz, ny, nx, z, y, x});
     }
   }
 }
@@ -415,15 +442,24 @@ struct Case {
 // The Case axis: name -> (case type, extents nz x ny x nx).
 const std::vector<std::string> kCases = {
     "1D-3pt-I32-2^28",    "1D-3pt-F32-2^28",   "2D-5pt-F32-8192^2", "2D-5pt-F64-8192^2", "2D-9box-F32-8192^2",
-    "2D-9box-F64-8192^2", "3D-7pt-F32-512^3", "3D-7pt-F64-512^3",  "3D-r4-F32-512^3",   "3D-r4-F32-376^3"};
+    "2D-9box-F64-8192^2", "3D-7pt-F32-512^3", "3D-7pt-F64-512^3",  "3D-r4-F32-512^3",   "3D-r4-F32-376^3",
+    // odd shapes: rows (2D) and rows and planes (3D) not multiples of 16 bytes (no TMA), odd extents
+    "2D-5pt-F32-8191x8193", "2D-5pt-F64-8191x8193", "2D-9box-F32-8191x8193", "2D-9box-F64-8191x8193",
+    "3D-7pt-F32-509x511x513", "3D-7pt-F64-509x511x513", "3D-r4-F32-509x511x513"};
+
+// smemtile's Path axis: the selected path (TMA on sm_90 and later where TMA can describe the
+// array), or cp.async forced (StencilForcedLoader<StencilLoader::cp_async>).
+const std::vector<std::string> kPaths = {"selected", "cp.async"};
 
 struct Extents {
   int nz, ny, nx;
   long long count() const { return static_cast<long long>(nz) * ny * nx; }
 };
 
-template <class C>
-void run_case(nvbench::state& state, Impl impl, Extents e) {
+// One state: implementation `impl` of case C under boundary mode M; `cp_async`: smemtile's path
+// forced to cp.async (StencilForcedLoader) instead of the selected one.
+template <class C, int M>
+void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
   using T = typename C::T;
   using Op = typename C::Op;
   constexpr int R = C::radius;
@@ -450,7 +486,7 @@ void run_case(nvbench::state& state, Impl impl, Extents e) {
     });
   } else {
     double* ref = device_alloc<double>(count);
-    reference_kernel<C::rank, T><<<kHelperBlocks, kHelperThreads>>>(in, ref, e.nz, e.ny, e.nx, Op{});
+    reference_kernel<C::rank, M, T><<<kHelperBlocks, kHelperThreads>>>(in, ref, e.nz, e.ny, e.nx, Op{});
     BENCH_CHECK_CUDA(cudaGetLastError());
     // ints: exact; floats and doubles: relative to the largest possible magnitude of a result.
     const double tolerance = std::is_integral<T>::value ? 0.0
@@ -460,19 +496,25 @@ void run_case(nvbench::state& state, Impl impl, Extents e) {
       const unsigned gx = static_cast<unsigned>((e.nx + kBX - 1) / kBX), gy = static_cast<unsigned>((e.ny + kBY - 1) / kBY);
       switch (impl) {
         case Impl::smemtile: {
+          const auto boundary = [] {
+            if constexpr (M == kZero) return smemtile::boundary::Zero{};
+            else if constexpr (M == kClamp) return smemtile::boundary::Clamp{};
+            else return smemtile::boundary::Periodic{};
+          }();
+          const auto call = [&](auto src, auto dst) {
+            using smemtile::StencilLoader;
+            return cp_async ? smemtile::device_stencil<R, C::shape>(smemtile::StencilForcedLoader<StencilLoader::cp_async>{},
+                                                                    src, dst, boundary, Op{}, stream)
+                            : smemtile::device_stencil<R, C::shape>(src, dst, boundary, Op{}, stream);
+          };
           smemtile::LaunchStatus status;
           if constexpr (C::rank == 1) {
-            status = smemtile::device_stencil<R, C::shape>(smemtile::make_global_vector<const T>(in, e.nx),
-                                                           smemtile::make_global_vector(out, e.nx),
-                                                           smemtile::boundary::zero, Op{}, stream);
+            status = call(smemtile::make_global_vector<const T>(in, e.nx), smemtile::make_global_vector(out, e.nx));
           } else if constexpr (C::rank == 2) {
-            status = smemtile::device_stencil<R, C::shape>(smemtile::make_global_matrix<const T>(in, e.ny, e.nx),
-                                                           smemtile::make_global_matrix(out, e.ny, e.nx),
-                                                           smemtile::boundary::zero, Op{}, stream);
+            status = call(smemtile::make_global_matrix<const T>(in, e.ny, e.nx), smemtile::make_global_matrix(out, e.ny, e.nx));
           } else {
-            status = smemtile::device_stencil<R, C::shape>(
-                smemtile::make_global_volume<const T>(in, e.nz, e.ny, e.nx),
-                smemtile::make_global_volume(out, e.nz, e.ny, e.nx), smemtile::boundary::zero, Op{}, stream);
+            status = call(smemtile::make_global_volume<const T>(in, e.nz, e.ny, e.nx),
+                          smemtile::make_global_volume(out, e.nz, e.ny, e.nx));
           }
           if (!status) {
             std::fprintf(stderr, "stencil_bench: %s: %s\n", what.c_str(), status.message.c_str());
@@ -482,11 +524,11 @@ void run_case(nvbench::state& state, Impl impl, Extents e) {
         }
         case Impl::naive:
           if constexpr (C::rank == 1)
-            naive_1d<<<static_cast<unsigned>((e.nx + kThreads1D - 1) / kThreads1D), kThreads1D, 0, stream>>>(in, out, e.nx, Op{});
+            naive_1d<M><<<static_cast<unsigned>((e.nx + kThreads1D - 1) / kThreads1D), kThreads1D, 0, stream>>>(in, out, e.nx, Op{});
           else if constexpr (C::rank == 2)
-            naive_2d<<<dim3(gx, gy), dim3(kBX, kBY), 0, stream>>>(in, out, e.ny, e.nx, Op{});
+            naive_2d<M><<<dim3(gx, gy), dim3(kBX, kBY), 0, stream>>>(in, out, e.ny, e.nx, Op{});
           else
-            naive_3d<<<dim3(gx, gy, static_cast<unsigned>(e.nz)), dim3(kBX, kBY), 0, stream>>>(in, out, e.nz, e.ny, e.nx, Op{});
+            naive_3d<M><<<dim3(gx, gy, static_cast<unsigned>(e.nz)), dim3(kBX, kBY), 0, stream>>>(in, out, e.nz, e.ny, e.nx, Op{});
           break;
         case Impl::smem_halo:
           if constexpr (C::rank == 1)
@@ -516,20 +558,56 @@ void run_case(nvbench::state& state, Impl impl, Extents e) {
   BENCH_CHECK_CUDA(cudaFree(out));
 }
 
+// Case C in the state's boundary mode and path (axes of smemtile_stencil and naive_global only).
+template <class C>
+void run_mode(nvbench::state& state, Impl impl, Extents e) {
+  const bool axes = impl == Impl::smemtile || impl == Impl::naive;
+  const std::string b = axes ? state.get_string("Boundary") : std::string("zero");
+  const bool cp_async = impl == Impl::smemtile && state.get_string("Path") == "cp.async";
+  if (cp_async && C::rank == 1) {
+    state.skip("1D stencils have one path (sync loads)");
+    return;
+  }
+  if (cp_async && e.nx * static_cast<long long>(sizeof(typename C::T)) % 16 != 0) {
+    state.skip("rows of this array are not multiples of 16 bytes: TMA cannot describe it, the default path is cp.async");
+    return;
+  }
+  if (b == "clamp") return run_case<C, kClamp>(state, impl, e, cp_async);
+  if (b == "periodic") return run_case<C, kPeriodic>(state, impl, e, cp_async);
+  return run_case<C, kZero>(state, impl, e, cp_async);
+}
+
 void dispatch(nvbench::state& state, Impl impl) {
   print_device_once();
   const std::string c = state.get_string("Case");
   using S = StencilShape;
-  if (c == "1D-3pt-I32-2^28") return run_case<Case<int, 1, 1, S::star, Sum3>>(state, impl, {1, 1, 1 << 28});
-  if (c == "1D-3pt-F32-2^28") return run_case<Case<float, 1, 1, S::star, Sum3>>(state, impl, {1, 1, 1 << 28});
-  if (c == "2D-5pt-F32-8192^2") return run_case<Case<float, 2, 1, S::star, Laplace5>>(state, impl, {1, 8192, 8192});
-  if (c == "2D-5pt-F64-8192^2") return run_case<Case<double, 2, 1, S::star, Laplace5>>(state, impl, {1, 8192, 8192});
-  if (c == "2D-9box-F32-8192^2") return run_case<Case<float, 2, 1, S::box, Blur9>>(state, impl, {1, 8192, 8192});
-  if (c == "2D-9box-F64-8192^2") return run_case<Case<double, 2, 1, S::box, Blur9>>(state, impl, {1, 8192, 8192});
-  if (c == "3D-7pt-F32-512^3") return run_case<Case<float, 3, 1, S::star, Laplace7>>(state, impl, {512, 512, 512});
-  if (c == "3D-7pt-F64-512^3") return run_case<Case<double, 3, 1, S::star, Laplace7>>(state, impl, {512, 512, 512});
-  if (c == "3D-r4-F32-512^3") return run_case<Case<float, 3, 4, S::star, Star25>>(state, impl, {512, 512, 512});
-  if (c == "3D-r4-F32-376^3") return run_case<Case<float, 3, 4, S::star, Star25>>(state, impl, {376, 376, 376});
+  using Sum3I = Case<int, 1, 1, S::star, Sum3>;
+  using Sum3F = Case<float, 1, 1, S::star, Sum3>;
+  using Lap5F = Case<float, 2, 1, S::star, Laplace5>;
+  using Lap5D = Case<double, 2, 1, S::star, Laplace5>;
+  using Box9F = Case<float, 2, 1, S::box, Blur9>;
+  using Box9D = Case<double, 2, 1, S::box, Blur9>;
+  using Lap7F = Case<float, 3, 1, S::star, Laplace7>;
+  using Lap7D = Case<double, 3, 1, S::star, Laplace7>;
+  using Star25F = Case<float, 3, 4, S::star, Star25>;
+  const Extents square{1, 8192, 8192}, odd2{1, 8191, 8193}, cube{512, 512, 512}, odd3{509, 511, 513};
+  if (c == "1D-3pt-I32-2^28") return run_mode<Sum3I>(state, impl, {1, 1, 1 << 28});
+  if (c == "1D-3pt-F32-2^28") return run_mode<Sum3F>(state, impl, {1, 1, 1 << 28});
+  if (c == "2D-5pt-F32-8192^2") return run_mode<Lap5F>(state, impl, square);
+  if (c == "2D-5pt-F64-8192^2") return run_mode<Lap5D>(state, impl, square);
+  if (c == "2D-9box-F32-8192^2") return run_mode<Box9F>(state, impl, square);
+  if (c == "2D-9box-F64-8192^2") return run_mode<Box9D>(state, impl, square);
+  if (c == "3D-7pt-F32-512^3") return run_mode<Lap7F>(state, impl, cube);
+  if (c == "3D-7pt-F64-512^3") return run_mode<Lap7D>(state, impl, cube);
+  if (c == "3D-r4-F32-512^3") return run_mode<Star25F>(state, impl, cube);
+  if (c == "3D-r4-F32-376^3") return run_mode<Star25F>(state, impl, {376, 376, 376});
+  if (c == "2D-5pt-F32-8191x8193") return run_mode<Lap5F>(state, impl, odd2);
+  if (c == "2D-5pt-F64-8191x8193") return run_mode<Lap5D>(state, impl, odd2);
+  if (c == "2D-9box-F32-8191x8193") return run_mode<Box9F>(state, impl, odd2);
+  if (c == "2D-9box-F64-8191x8193") return run_mode<Box9D>(state, impl, odd2);
+  if (c == "3D-7pt-F32-509x511x513") return run_mode<Lap7F>(state, impl, odd3);
+  if (c == "3D-7pt-F64-509x511x513") return run_mode<Lap7D>(state, impl, odd3);
+  if (c == "3D-r4-F32-509x511x513") return run_mode<Star25F>(state, impl, odd3);
   state.skip("unknown Case (see stencil_bench.cu's kCases)");
 }
 
@@ -542,7 +620,11 @@ void bench_hand_2_5d(nvbench::state& state) { dispatch(state, Impl::hand_2_5d); 
 }  // namespace
 
 NVBENCH_BENCH(bench_memcpy).set_name("cudaMemcpy").add_string_axis("Case", kCases);
-NVBENCH_BENCH(bench_smemtile).set_name("smemtile_stencil").add_string_axis("Case", kCases);
-NVBENCH_BENCH(bench_naive).set_name("naive_global").add_string_axis("Case", kCases);
+NVBENCH_BENCH(bench_smemtile)
+    .set_name("smemtile_stencil")
+    .add_string_axis("Case", kCases)
+    .add_string_axis("Boundary", kBoundaries)
+    .add_string_axis("Path", kPaths);
+NVBENCH_BENCH(bench_naive).set_name("naive_global").add_string_axis("Case", kCases).add_string_axis("Boundary", kBoundaries);
 NVBENCH_BENCH(bench_smem_halo).set_name("smem_halo").add_string_axis("Case", kCases);
 NVBENCH_BENCH(bench_hand_2_5d).set_name("hand_2_5d").add_string_axis("Case", kCases);

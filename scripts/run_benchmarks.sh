@@ -38,9 +38,11 @@ default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-b
 light_args=(--min-samples 10 --max-noise 1 --min-time 0.05 --timeout 1 --no-batch)
 # pairs_bench (30 states, 0.1 to ~30 ms a launch) takes them too: its figures are its own 50
 # interleaved launches per pair, NVBench's measurement is secondary.
-# stencil_bench has 50 states (10 cases x 5 implementations, 6 skipped: 2.5D is for 3D only), each moving 1 to 2 GiB
-# (~0.5 ms): the same light options, at most ~1 s of measurement per state plus ~0.3 s of setup
-# (allocation, random fill, reference and check): about 1 minute, well under 3.
+# stencil_bench has 204 states (17 cases; smemtile x 3 boundaries x 2 paths, naive x 3 boundaries,
+# memcpy, smem_halo, hand_2_5d), 167 run (2.5D is for 3D only; cp.async forced is skipped where it is
+# the selected path already), each moving 1 to 2 GiB (~0.5 ms): the same light options, at most ~1 s
+# of measurement per state plus ~0.3 s of setup (allocation, random fill, reference and check):
+# about 4 minutes.
 if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
   read -r -a user_args <<<"$SMEMTILE_BENCH_ARGS"
 fi
@@ -100,6 +102,8 @@ for name in "${names[@]}"; do
     status=1
     tail -n 20 "$out/$name.log"
   fi
+  # host_cost_bench is a plain program (host time per call, no NVBench options used): its table is its log.
+  [ "$name" = host_cost_bench ] && [ $rc -eq 0 ] && cat "$out/$name.log"
   # pairs_bench (issue 25's kernel pairs) has its own report, from its log: scripts/pairs_report.py.
   [ "$name" != pairs_bench ] && [ -s "$out/$name.json" ] && results+=("$out/$name.json")
 done

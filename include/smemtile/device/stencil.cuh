@@ -156,6 +156,20 @@ LaunchStatus device_stencil(Policy, cuda::std::mdspan<const T, Extents, LayoutIn
       detail::as_global_array(in), detail::as_global_array(out), boundary, op, stream));
 }
 
+/// The same with a forced path (StencilForcedLoader, tuning/stencil_policy.cuh): the default
+/// policy of the given loader and tiles for this stencil, whatever the GPU and the array would
+/// select: `device_stencil<1, StencilShape::star>(StencilForcedLoader<StencilLoader::cp_async>{},
+/// in, out, boundary::clamp, op)` takes the cp.async path on an H100 too.
+template <int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles, class T, class Extents,
+          class LayoutIn, class AccessorIn, class LayoutOut, class AccessorOut, class Boundary, class Op>
+LaunchStatus device_stencil(StencilForcedLoader<Loader, Tiles>, cuda::std::mdspan<const T, Extents, LayoutIn, AccessorIn> in,
+                            cuda::std::mdspan<T, Extents, LayoutOut, AccessorOut> out, Boundary boundary, Op op,
+                            cudaStream_t stream = 0) {
+  using Policy = typename DefaultStencilPolicy<static_cast<int>(Extents::rank()), static_cast<int>(sizeof(T)), Radius,
+                                               Shape, Loader, Tiles>::type;
+  return device_stencil<Radius, Shape>(Policy{}, in, out, boundary, op, stream);
+}
+
 #endif  // __CUDACC__
 
 }  // namespace smemtile

@@ -25,17 +25,66 @@ namespace detail {
 
 inline constexpr const char* stencil_who = "smemtile::device_stencil";
 
-// The tensor map of Policy's boxes (a tile or plane with its halo) for `in` (rank 2 or 3).
+// What a tensor map of one policy's boxes depends on: the array's address, extents and strides.
+struct StencilMapKey {
+  const void* data = nullptr;
+  long long extents[3] = {};
+  long long strides[3] = {};
+  bool operator==(const StencilMapKey& o) const {
+    for (int d = 0; d < 3; ++d)
+      if (extents[d] != o.extents[d] || strides[d] != o.strides[d]) return false;
+    return data == o.data;
+  }
+};
+
+// The last few tensor maps one thread made for one instantiation (a policy's boxes): a time loop
+// ping-ponging two buffers finds both here. A map is a pure function of its key (the driver only
+// encodes what it is given; no device, context or allocation state), so a hit is what the driver
+// would return again; a freed and reallocated array at the same address gets the same map.
+inline constexpr int stencil_map_cache_entries = 4;
+struct StencilMapCache {
+  struct Entry {
+    StencilMapKey key;
+    CUtensorMap map;
+  };
+  Entry entries[stencil_map_cache_entries];
+  int filled = 0;  // entries in use
+  int next = 0;    // the one replaced next (round robin)
+};
+
+// The tensor map of Policy's boxes (a tile or plane with its halo) for `in` (rank 2 or 3): encoded
+// by the driver (cuTensorMapEncodeTiled, about a microsecond of host time) the first time this
+// thread asks for these arguments, then from a per-thread cache of the last few.
 template <class Policy, int Radius, class T, std::size_t Rank>
 arch::TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   constexpr int E = static_cast<int>(sizeof(T));
   constexpr int box_rows = Policy::rows + 2 * Radius, box_cols = Policy::cols + 2 * Policy::halo_cols;
+  StencilMapKey key;
+  key.data = in.data_handle();
+  for (std::size_t d = 0; d < Rank; ++d) {
+    key.extents[d] = in.extent(d);
+    key.strides[d] = in.stride(d);
+  }
+  thread_local StencilMapCache cache;
+  for (int e = 0; e < cache.filled; ++e)
+    if (cache.entries[e].key == key) {
+      arch::TmaMapResult hit{};
+      hit.map = cache.entries[e].map;
+      return hit;
+    }
+  arch::TmaMapResult made;
   if constexpr (Rank == 2)
-    return arch::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
+    made = arch::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
                                  box_cols, Policy::tma_unit_bytes);
   else
-    return arch::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
+    made = arch::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
                                  in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
+  if (made) {  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
+    cache.entries[cache.next] = StencilMapCache::Entry{key, made.map};
+    cache.next = (cache.next + 1) % stencil_map_cache_entries;
+    if (cache.filled < stencil_map_cache_entries) ++cache.filled;
+  }
+  return made;
 }
 
 // 1D: one block per Policy::interior points.

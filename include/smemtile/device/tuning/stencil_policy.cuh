@@ -93,6 +93,20 @@ struct StencilTiledPolicy {
                 "StencilTiledPolicy: TMA elements of 1, 2, 4 or 8 bytes");
 };
 
+/// A forced path: passed where a policy goes, `device_stencil<R, S>(StencilForcedLoader<
+/// StencilLoader::cp_async>{}, in, out, boundary, op)` runs the default policy of that loader and
+/// those tiles for this stencil (DefaultStencilPolicy of the array's rank, the element size, R and
+/// S) instead of the one the GPU and the array select: the cp.async path on an H100 or H200, say,
+/// to measure it or to compare it with TMA. Forcing tma fails with cudaErrorInvalidValue and a
+/// message where the GPU has no TMA (before sm_90) or TMA cannot describe the array
+/// (arch::tma_map_error: pitches not multiples of 16 bytes, ...). 1D arrays have one path (sync):
+/// the tag then runs it whatever it names.
+template <StencilLoader Loader, StencilTiles Tiles = StencilTiles::standard>
+struct StencilForcedLoader {
+  static constexpr StencilLoader loader = Loader;  ///< the loader forced
+  static constexpr StencilTiles tiles = Tiles;     ///< the tiles forced
+};
+
 /// Whether P is one of the stencil policies above.
 template <class P>
 struct IsStencilPolicy : std::false_type {};
