@@ -11,9 +11,9 @@
 ///   smemtile::store_channels(tile.data, count, 3, chw + first, pixels, block, ToFloat{});
 /// \endcode
 ///
-/// The shared layout is core/record_layout.cuh's: record r, element c at r * record_pitch(k, E) + c,
-/// a pitch with which the strided side (element c of consecutive records) is conflict-free (proved
-/// at compile time by the bank model). The contiguous side of global memory (a run of whole records,
+/// The shared layout is core/record_layout.cuh's: record r, element c at record_offset(r, c, pitch, E),
+/// with which the strided side's 16-byte paths (each lane taking 16 bytes' worth of consecutive
+/// records) are conflict-free (proved at compile time by the bank model). The contiguous side of global memory (a run of whole records,
 /// or one channel's run) moves in 16-byte accesses on its 16-byte aligned interior and element by
 /// element on the head and tail, whatever the pointer's alignment (elements must be aligned to
 /// their size for the vector path; otherwise the whole run goes element by element: decided once
@@ -158,16 +158,17 @@ SMEMTILE_DEVICE void load_runs(const T* src, long long ld, int runs, int n, Put 
 /// contiguous run, read with 16-byte loads on its aligned interior. Does not synchronize.
 template <class T, class Block>
 SMEMTILE_DEVICE void load_records(const T* src, long long pitch, int count, int k, T* tile, Block block) {
-  const int P = record_pitch(k, static_cast<int>(sizeof(T)));
+  constexpr int E = static_cast<int>(sizeof(T));
+  const int P = record_pitch(k, E);
   if (pitch == k) {
     const FastDivmod by_k(static_cast<unsigned>(k));
     load_runs(src, 0, 1, count * k, [&](int, int f, const T& v) {
       unsigned c = 0;
       const unsigned r = by_k.divmod(static_cast<unsigned>(f), c);
-      tile[r * P + c] = v;
+      tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v;
     }, block);
   } else {
-    load_runs(src, pitch, count, k, [&](int r, int c, const T& v) { tile[r * P + c] = v; }, block);
+    load_runs(src, pitch, count, k, [&](int r, int c, const T& v) { tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v; }, block);
   }
 }
 
@@ -175,16 +176,17 @@ SMEMTILE_DEVICE void load_records(const T* src, long long pitch, int count, int 
 /// inverse of load_records. Does not synchronize.
 template <class T, class Block>
 SMEMTILE_DEVICE void store_records(const T* tile, int count, int k, T* dst, long long pitch, Block block) {
-  const int P = record_pitch(k, static_cast<int>(sizeof(T)));
+  constexpr int E = static_cast<int>(sizeof(T));
+  const int P = record_pitch(k, E);
   if (pitch == k) {
     const FastDivmod by_k(static_cast<unsigned>(k));
     store_runs(dst, 0, 1, count * k, [&](int, int f) {
       unsigned c = 0;
       const unsigned r = by_k.divmod(static_cast<unsigned>(f), c);
-      return tile[r * P + c];
+      return tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)];
     }, block);
   } else {
-    store_runs(dst, pitch, count, k, [&](int r, int c) { return tile[r * P + c]; }, block);
+    store_runs(dst, pitch, count, k, [&](int r, int c) { return tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)]; }, block);
   }
 }
 
@@ -195,16 +197,18 @@ SMEMTILE_DEVICE void store_records(const T* tile, int count, int k, T* dst, long
 template <class T, class U, class Block, class Convert = NoConversion>
 SMEMTILE_DEVICE void store_channels(const T* tile, int count, int k, U* dst, long long ld, Block block,
                                     Convert convert = {}) {
-  const int P = record_pitch(k, static_cast<int>(sizeof(T)));
-  store_runs(dst, ld, k, count, [&](int c, int r) { return static_cast<U>(convert(tile[r * P + c])); }, block);
+  constexpr int E = static_cast<int>(sizeof(T));
+  const int P = record_pitch(k, E);
+  store_runs(dst, ld, k, count, [&](int c, int r) { return static_cast<U>(convert(tile[record_offset(r, c, P, E)])); }, block);
 }
 
 /// Interleaves: src[c * ld + r] (channel c < k, r < count) becomes element c of record r of `tile`;
 /// each channel's run is read with 16-byte loads on its aligned interior. Does not synchronize.
 template <class T, class Block>
 SMEMTILE_DEVICE void load_channels(const T* src, long long ld, int count, int k, T* tile, Block block) {
-  const int P = record_pitch(k, static_cast<int>(sizeof(T)));
-  load_runs(src, ld, k, count, [&](int c, int r, const T& v) { tile[r * P + c] = v; }, block);
+  constexpr int E = static_cast<int>(sizeof(T));
+  const int P = record_pitch(k, E);
+  load_runs(src, ld, k, count, [&](int c, int r, const T& v) { tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v; }, block);
 }
 
 #endif  // __CUDACC__

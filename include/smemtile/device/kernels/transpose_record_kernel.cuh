@@ -17,8 +17,7 @@ SMEMTILE_HOST_DEVICE constexpr int transpose_records_per_block(TransposeAlgorith
                                                                int cols, int elem_bytes) {
   if (algorithm == TransposeAlgorithm::narrow_rows) return record_capacity(capacity, cols, elem_bytes);
   if (algorithm == TransposeAlgorithm::narrow_cols) return record_capacity(capacity, rows, elem_bytes);
-  const long long matrix = static_cast<long long>(rows) * record_pitch(cols, elem_bytes);  // small_batch
-  return static_cast<int>(capacity / matrix);
+  return record_capacity(capacity, cols, elem_bytes, false) / rows;  // small_batch: whole matrices
 }
 
 #if defined(__CUDACC__)
@@ -37,7 +36,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if constexpr (Policy::algorithm == TransposeAlgorithm::small_batch) {
     const long long m0 = static_cast<long long>(blockIdx.x) * per_block;
     const int count = static_cast<int>(batch - m0 < per_block ? batch - m0 : per_block);  // matrices
-    const int P = record_pitch(cols, static_cast<int>(sizeof(Bits)));
+    constexpr int E = static_cast<int>(sizeof(Bits));
+    const int P = record_pitch(cols, E);
     const int rc = rows * cols;
     const Bits* src = in + m0 * stride_in;
     Bits* dst = out + m0 * stride_out;
@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         unsigned j = 0, i = 0;
         const unsigned v = by_cols.divmod(q, j);
         const unsigned m = by_rows.divmod(v, i);
-        tile.data[v * P + j] = src[m * stride_in + static_cast<long long>(i) * ld_in + j];
+        tile.data[record_offset(static_cast<int>(v), static_cast<int>(j), P, E)] = src[m * stride_in + static_cast<long long>(i) * ld_in + j];
       }
     }
     __syncthreads();
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       unsigned rem = 0;
       m = by_matrix.divmod(g, rem);
       j = by_rows.divmod(rem, i);
-      return tile.data[(m * rows + i) * P + j];
+      return tile.data[record_offset(static_cast<int>(m * rows + i), static_cast<int>(j), P, E)];
     };
     if (ld_out == rows && (count == 1 || stride_out == rc)) {  // one flat run
       store_runs(dst, 0, 1, count * rc, [&](int, int g) {

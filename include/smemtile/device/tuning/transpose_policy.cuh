@@ -11,7 +11,7 @@
 #include <type_traits>  // std::false_type
 
 #include "../../config.cuh"              // SMEMTILE_HOST_DEVICE
-#include "../../core/record_layout.cuh"  // record_pitch
+#include "../../core/record_layout.cuh"  // record_pitch, record_capacity
 
 namespace smemtile {
 
@@ -134,7 +134,7 @@ struct TransposePolicyCheck {
                 "transpose policy: a record algorithm's tile (Rows x Cols elements) must fit 48 KB of static shared "
                 "memory; lower Rows");
   static_assert(!is_record_transpose(Policy::algorithm) ||
-                    Policy::rows * Policy::cols >= 16 * record_pitch(transpose_narrow_max, ElemBytes),
+                    record_capacity(Policy::rows * Policy::cols, transpose_narrow_max, ElemBytes) >= 16,
                 "transpose policy: a record algorithm's tile (Rows x Cols elements) must hold at least 16 records "
                 "of transpose_narrow_max elements; raise Rows");
   static_assert(!is_record_transpose(Policy::algorithm) || (Policy::pad == 0 && !Policy::fetch_256),
@@ -174,7 +174,7 @@ struct TransposeSelectionInput {
 /// Whether a small matrix (rows x cols of elem_bytes) fits one block of small_batch.
 SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long cols, int elem_bytes) {
   return rows <= transpose_small_max && cols <= transpose_small_max &&
-         rows * record_pitch(static_cast<int>(cols), elem_bytes) * elem_bytes <= transpose_record_tile_bytes;
+         record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
 }
 
 /// The algorithm device_transpose runs for a call: small_batch for small matrices (rows and cols up to
