@@ -18,6 +18,10 @@
 //                           in registers (1- and 2-byte elements packed in words with __byte_perm) and
 //                           16-byte stores; element by element where rows are not 16-byte aligned or
 //                           a tile crosses the edge (a batch: grid.z)
+// Issue 21's shapes, as their own benchmarks (same generators, names ending in "_narrow_batch"):
+// k x 2^24 and 2^24 x k for k in {2, 3, 4, 8} (the narrow-side algorithms) and the batches 2^20 x 8x8,
+// 2^20 x 16x16, 2^16 x 32x32, 2^16 x 33x31, 2^14 x 64x64 (small_batch), for every element size
+// where the array is at least 32 MiB (smaller states are skipped), against cudaMemcpy of the same bytes.
 // Axes: T (U8, U16, F32, F64, C128 = cuDoubleComplex: 1, 2, 4, 8, 16 bytes), Shape (rows x cols of
 // the input; "64x1024x1024" is a batch of 64 matrices of 1024 x 1024, dense, one after the other).
 // Inputs: pseudo-random words, every byte non-zero, every 4-byte word a normal finite float (so
@@ -47,6 +51,10 @@ namespace {
 
 const std::vector<std::string> kShapes = {"8192x8192", "8191x8193", "65536x1024", "1024x65536", "1024x1024",
                                           "64x1024x1024"};
+
+const std::vector<std::string> kNarrowBatchShapes = {
+    "2x16777216", "3x16777216", "4x16777216", "8x16777216", "16777216x2",   "16777216x3",     "16777216x4",
+    "16777216x8", "1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31", "16384x64x64"};
 
 struct Shape {
   int rows = 0;
@@ -542,6 +550,25 @@ void bench_handwritten(nvbench::state& state, nvbench::type_list<T>) {
   });
 }
 
+// Issue 21's shape matrix starts at 32 MiB: smaller states are skipped.
+template <class T>
+bool skip_under_32_mib(nvbench::state& state) {
+  const Shape s = parse_shape(state.get_string("Shape"));
+  if (s.total() * static_cast<long long>(sizeof(T)) >= (32LL << 20)) return false;
+  state.skip("the array is under 32 MiB (issue 21's shape matrix)");
+  return true;
+}
+
+template <class T>
+void bench_memcpy_narrow_batch(nvbench::state& state, nvbench::type_list<T> t) {
+  if (!skip_under_32_mib<T>(state)) bench_memcpy(state, t);
+}
+
+template <class T>
+void bench_smemtile_narrow_batch(nvbench::state& state, nvbench::type_list<T> t) {
+  if (!skip_under_32_mib<T>(state)) bench_smemtile(state, t);
+}
+
 template <class T, class Blas>
 void run_geam(nvbench::state& state, const char* name) {
 #if SMEMTILE_BENCH_HAVE_CUBLAS
@@ -599,11 +626,12 @@ using element_types =
     nvbench::type_list<nvbench::uint8_t, nvbench::uint16_t, nvbench::float32_t, nvbench::float64_t, cuDoubleComplex>;
 
 // Every benchmark: the element types as axis T, the shapes as axis Shape.
-#define TRANSPOSE_BENCH(generator, name)                             \
+#define TRANSPOSE_BENCH_SHAPES(generator, name, shapes)           \
   NVBENCH_BENCH_TYPES(generator, NVBENCH_TYPE_AXES(element_types)) \
       .set_name(name)                                              \
       .set_type_axes_names({"T"})                                  \
-      .add_string_axis("Shape", kShapes)
+      .add_string_axis("Shape", shapes)
+#define TRANSPOSE_BENCH(generator, name) TRANSPOSE_BENCH_SHAPES(generator, name, kShapes)
 
 TRANSPOSE_BENCH(bench_memcpy, "cudaMemcpy");
 TRANSPOSE_BENCH(bench_smemtile, "smemtile_transpose");
@@ -611,3 +639,5 @@ TRANSPOSE_BENCH(bench_geam, "cublas_geam");
 TRANSPOSE_BENCH(bench_cgeam, "cublas_cgeam");
 TRANSPOSE_BENCH(bench_course, "course_transpose");
 TRANSPOSE_BENCH(bench_handwritten, "handwritten_transpose");
+TRANSPOSE_BENCH_SHAPES(bench_memcpy_narrow_batch, "cudaMemcpy_narrow_batch", kNarrowBatchShapes);
+TRANSPOSE_BENCH_SHAPES(bench_smemtile_narrow_batch, "smemtile_transpose_narrow_batch", kNarrowBatchShapes);

@@ -27,6 +27,7 @@
 #include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), AlignedMatrix, make_global_matrix, plane
 #include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect, inside
 #include "core/vector_type.cuh"         // detail::VectorOf: the register type of an N-byte access
+#include "core/record_layout.cuh"       // record_pitch, FastDivmod (the de-interleave's shared layout)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/cp_async.cuh"            // cp.async wrappers, async_copy_commit, async_copy_wait (sm_80+; fallback)
@@ -42,6 +43,7 @@
 #include "block/tile_copy.cuh"          // TileCopy, make_tile_copy: a copy planned once for a loop
 #include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
 #include "block/copy_with.cuh"          // copy_global_to_tile_with<Mover> (the loads' mover named)
+#include "block/interleave.cuh"         // RecordTile, load_records, store_channels, ...: de-interleave / interleave runs of records
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
 #include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm

@@ -95,3 +95,15 @@ bool readme_transpose_and_stencil(const float* d_in, float* d_out, int rows, int
       smemtile::boundary::clamp, Heat{}, stream);
   return static_cast<bool>(s);
 }
+
+// README: transposes, the block-level de-interleave (HWC bytes to CHW float planes in one pass).
+__global__ void readme_hwc_to_chw(const unsigned char* hwc, float* chw, int pixels) {
+  const int first = static_cast<int>(blockIdx.x) * smemtile::RecordTile<unsigned char, 8192>::max_records(3);
+  __shared__ smemtile::RecordTile<unsigned char, 8192> tile;
+  const smemtile::FixedThreadBlock<256> block{};
+  const int count = min(tile.max_records(3), pixels - first);
+  smemtile::load_records(hwc + 3LL * first, 3, count, 3, tile.data, block);  // records 3 apart, 16-byte loads
+  block.sync();
+  smemtile::store_channels(tile.data, count, 3, chw + first, pixels, block,  // plane c at chw + c * pixels
+                           [](unsigned char v) { return v / 255.0f; });
+}

@@ -604,3 +604,102 @@ TEST_CASE("TransposePolicy: a caller's policy keeps its numbers", "[transpose][p
   CHECK(MyTransposePolicy::min_blocks == 3);
   CHECK(MyTransposePolicy::columns_together == 1);
 }
+
+// ---- issue 21: the record algorithms' selection, layout and division ------------------------------
+
+namespace {
+smemtile::TransposeAlgorithm select(long long rows, long long cols, long long batch, int e, unsigned long long out = 0,
+                                    long long ld_out = -1) {
+  return smemtile::select_transpose_algorithm(smemtile::TransposeSelectionInput{
+      rows, cols, batch, e, cols, ld_out < 0 ? rows : ld_out, rows * cols, rows * cols, 0x10000, 0x20000 + out});
+}
+}  // namespace
+
+TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][policy][records]") {
+  using A = smemtile::TransposeAlgorithm;
+  for (int e : {1, 2, 4, 8, 16}) {
+    INFO("element bytes " << e);
+    for (int k : {2, 3, 4, 8}) {
+      CHECK(select(k, 1 << 24, 1, e) == A::narrow_cols);  // k x 2^24
+      CHECK(select(1 << 24, k, 1, e) == A::narrow_rows);  // 2^24 x k
+    }
+    CHECK(select(1 << 20, 8, 8, e) == A::narrow_rows);  // a tall 2^20 x 8 is narrow, not a small batch
+    CHECK(select(8, 8, 1 << 20, e) == A::small_batch);
+    CHECK(select(16, 16, 1 << 20, e) == A::small_batch);
+    CHECK(select(32, 32, 1 << 16, e) == A::small_batch);
+    CHECK(select(33, 31, 1 << 16, e) == A::small_batch);
+    // 64 x 64: a small batch where one matrix fits a block's 32 KB record tile (1- to 4-byte elements)
+    CHECK(select(64, 64, 1 << 14, e) == (e <= 4 ? A::small_batch : A::padded_elements));
+    // the large shapes keep the large-tile algorithms
+    const A large = e <= 4 ? A::register_blocks : A::padded_elements;
+    CHECK(select(8192, 8192, 1, e) == large);
+    CHECK(select(65536, 1024, 1, e) == large);
+    CHECK(select(1024, 65536, 1, e) == large);
+    CHECK(select(8191, 8193, 1, e) ==
+          (e == 1 ? A::word_blocks : e >= 8 || (8191 * e) % 16 != 0 ? A::padded_elements : A::register_blocks));
+  }
+  // the narrow threshold: 32 is narrow, 33 and more take the large tiles; 65 rows are not small
+  CHECK(select(100000, 32, 1, 4) == A::narrow_rows);
+  CHECK(select(100000, 33, 1, 4) == A::register_blocks);
+  CHECK(select(32, 100000, 1, 4) == A::narrow_cols);
+  CHECK(select(33, 100000, 1, 4) == A::padded_elements);  // output rows of 132 bytes: not 16-byte aligned
+  CHECK(select(40, 100000, 1, 4) == A::register_blocks);
+  CHECK(select(65, 20, 7, 4) == A::narrow_rows);
+  CHECK(select(20, 65, 7, 4) == A::narrow_cols);
+  CHECK(select(64, 64, 7, 4) == A::small_batch);
+  // alignment only matters for the large tiles
+  CHECK(select(100000, 3, 1, 4, 4) == A::narrow_rows);
+  CHECK(select(8192, 8192, 1, 4, 4) == A::padded_elements);
+  CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
+}
+
+TEST_CASE("record_pitch: a whole odd number of words, at least k; conflict-free columns", "[transpose][records]") {
+  for (int e : {1, 2, 4, 8, 16})
+    for (int k = 1; k <= 64; ++k) {
+      const int p = smemtile::record_pitch(k, e);
+      CHECK(p >= k);
+      CHECK(((p * e) % 4 == 0 && ((p * e / 4) % 2 == 1 || e >= 8)));
+      if (e >= 4) CHECK(p % 2 == 1);
+      CHECK(p - k < (e >= 4 ? 2 : 2 * 4 / e));
+    }
+  static_assert(smemtile::record_layout_conflict_free(4, 64), "pitches stay conflict-free past 32");
+  // the element path (lanes on consecutive records, heads, tails and unaligned runs) is not proved:
+  // the skew costs it up to 4-way conflicts for 2- and 4-byte elements (docs/tuning.md)
+  for (int e : {1, 2, 4, 8, 16}) {
+    int worst = 0;
+    for (int k = 1; k <= 32; ++k) {
+      smemtile::WarpAccess a{{}, 0u, e, smemtile::AccessOp::load};
+      for (int lane = 0; lane < 32; ++lane) {
+        a.byte_address[lane] = static_cast<unsigned>(smemtile::record_offset(lane, 0, smemtile::record_pitch(k, e), e) * e);
+        a.active_mask |= 1u << lane;
+      }
+      worst = std::max(worst, smemtile::bank_cost(a).degree());
+    }
+    CHECK(worst <= 4);
+  }
+  // an even pitch of floats is not: the model sees the 2-way conflict the odd pitch avoids
+  smemtile::WarpAccess even = smemtile::record_column_access(1, 4, 0);
+  for (int lane = 0; lane < 32; ++lane) even.byte_address[lane] = static_cast<unsigned>(lane * 2 * 4);
+  CHECK(smemtile::bank_cost(even).conflicts > 0);
+  CHECK(smemtile::record_capacity(8192, 3, 4) == 2512);  // 3 + 1/4 elements a record (the skew)
+  CHECK(smemtile::record_capacity(40, 3, 4) == 12);
+  CHECK(smemtile::RecordTile<float, 8192>::max_records(2) == 2512);
+  CHECK(sizeof(smemtile::RecordTile<unsigned char, 100>) == 112);
+}
+
+TEST_CASE("FastDivmod: exact for every divisor the record algorithms use and any 32-bit dividend",
+          "[transpose][records]") {
+  std::vector<unsigned> dividends{0u, 1u, 2u, 3u, 31u, 32u, 33u, 65535u, 65536u, 1u << 20, 123456789u, 2147483647u,
+                                  2147483648u, 4294967294u, 4294967295u};
+  for (unsigned d = 1; d <= 70000; d += (d < 5000 ? 1 : 97)) {
+    const smemtile::FastDivmod f(d);
+    for (unsigned n : dividends) {
+      unsigned r = 0;
+      const unsigned q = f.divmod(n, r);
+      if (q != n / d || r != n % d) FAIL("divisor " << d << ", dividend " << n << ": " << q << " rem " << r);
+    }
+    for (unsigned n = 0; n < 3 * d + 5; n += 1 + d / 7)
+      if (f.div(n) != n / d) FAIL("divisor " << d << ", dividend " << n);
+  }
+  static_assert(smemtile::FastDivmod(7).div(100) == 14, "constexpr");
+}

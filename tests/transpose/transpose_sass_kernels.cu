@@ -56,3 +56,16 @@ __global__ void transpose_padded_floats(GlobalMatrix<const float> in, GlobalMatr
   __syncthreads();
   copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
 }
+
+// device_transpose's record kernels (issue 21) for floats: narrow_rows (N x k -> k x N), narrow_cols
+// and small_batch move the contiguous side of global memory in 16-byte accesses (element accesses
+// only on heads and tails) and keep shared data in the shared window.
+namespace smemtile::detail {
+using FloatBits = ElementBits<4, 4>;
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_rows>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_cols>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::small_batch>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+}  // namespace smemtile::detail

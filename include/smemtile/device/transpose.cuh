@@ -21,6 +21,10 @@
 // blocks whose words each warp realigns. 1- and 2-byte rows that are not 4-byte aligned are loaded
 // as realigned words.
 // Every tile is conflict-free for its accesses (checked at compile time).
+// Narrow and small shapes take the record algorithms instead (select_transpose_algorithm,
+// tuning/transpose_policy.cuh): N x k with k <= 32 (narrow_rows), k x N (narrow_cols) and matrices
+// of up to 64 x 64 (small_batch, several whole matrices per block): a block moves runs of whole
+// records through a RecordTile (block/interleave.cuh), the contiguous side in 16-byte accesses.
 //
 // This file is the entry (API, argument checks); dispatch/transpose_dispatch.cuh picks the policy
 // and launches; kernels/transpose_kernel.cuh is the kernel; tuning/transpose_policy.cuh holds the

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../kernels/transpose_kernel.cuh"   // transpose_kernel, transpose_grid
+#include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
 #include "../tuning/transpose_policy.cuh"    // the policies and the selector
 
@@ -24,11 +25,42 @@ inline bool rows_16_byte_aligned(const void* p, long long ld, long long stride, 
          (batch <= 1 || (stride * elem_bytes) % 16 == 0);
 }
 
+// Launches transpose_record_kernel with a record Policy: one block per run of records (narrow) or
+// per group of whole matrices (small_batch), one flat grid.
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_records(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                                      long long stride_in, long long stride_out, cudaStream_t stream) {
+  static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  const int per_block = transpose_records_per_block(Policy::algorithm, Policy::rows * Policy::cols, rows, cols, E);
+  if (per_block < 1)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: the policy's record tile does not hold "
+                                                "one record (narrow) or one matrix (small_batch) of this shape");
+  const long long runs = Policy::algorithm == TransposeAlgorithm::small_batch ? 1
+                         : Policy::algorithm == TransposeAlgorithm::narrow_rows
+                             ? (rows + per_block - 1) / per_block
+                             : (cols + per_block - 1) / per_block;
+  const long long blocks = Policy::algorithm == TransposeAlgorithm::small_batch
+                               ? (batch + per_block - 1) / per_block
+                               : runs * batch;
+  if (blocks > 2147483647LL)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  transpose_record_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, per_block, static_cast<int>(runs));
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess)
+    return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
+  return LaunchStatus{};
+}
+
 // Launches transpose_kernel with Policy: one block per tile and matrix. (The kernel uses static
 // shared memory only: no attribute to set, no device limit to ask.)
 template <class Policy, class Bits>
 LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
                               long long stride_in, long long stride_out, cudaStream_t stream) {
+  if constexpr (is_record_transpose(Policy::algorithm)) {
+    return launch_transpose_records<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  } else {
   static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
   const int tiles_across = (cols + Policy::cols - 1) / Policy::cols;
   const int tiles_down = (rows + Policy::rows - 1) / Policy::rows;
@@ -42,6 +74,7 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   if (error != cudaSuccess)
     return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
   return LaunchStatus{};
+  }
 }
 
 // The selected policy (select_transpose_algorithm) launched.
@@ -49,8 +82,22 @@ template <class Bits>
 LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
                                 long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
-  const TransposeAlgorithm algorithm =
-      select_transpose_algorithm(E, rows_16_byte_aligned(out, ld_out, stride_out, batch, E));
+  const TransposeAlgorithm algorithm = select_transpose_algorithm(TransposeSelectionInput{
+      rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out, reinterpret_cast<unsigned long long>(in),
+      reinterpret_cast<unsigned long long>(out)});
+  switch (algorithm) {
+    case TransposeAlgorithm::small_batch:
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+    case TransposeAlgorithm::narrow_rows:
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_rows>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+    case TransposeAlgorithm::narrow_cols:
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_cols>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+    default:
+      break;
+  }
   if constexpr (E <= 4) {
     if (algorithm == TransposeAlgorithm::register_blocks)
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::register_blocks>::type>(

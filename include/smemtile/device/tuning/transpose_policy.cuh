@@ -10,7 +10,8 @@
 
 #include <type_traits>  // std::false_type
 
-#include "../../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "../../config.cuh"              // SMEMTILE_HOST_DEVICE
+#include "../../core/record_layout.cuh"  // record_pitch, record_capacity
 
 namespace smemtile {
 
@@ -18,8 +19,28 @@ namespace smemtile {
 enum class TransposeAlgorithm {
   register_blocks,  ///< TransposeTile: 16-byte columns stored as register blocks (1-, 2-, 4-byte elements; output rows 16-byte aligned)
   word_blocks,      ///< WordTransposeTile: 4 x 4 byte blocks realigned across lanes (1- and 2-byte elements)
-  padded_elements   ///< a padded StaticTile: both sides element by element, coalesced (any element size)
+  padded_elements,  ///< a padded StaticTile: both sides element by element, coalesced (any element size)
+  narrow_rows,      ///< N x k -> k x N (k = cols small): runs of whole records de-interleaved (block/interleave.cuh)
+  narrow_cols,      ///< k x N -> N x k (k = rows small): k channel runs interleaved into records
+  small_batch       ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
 };
+
+/// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
+/// (narrow_cols) where it is not a small matrix. 32: the 64 x 64-class tiles waste half or more of
+/// what they move below it (not yet measured where the break-even is; docs/tuning.md).
+inline constexpr int transpose_narrow_max = 32;
+/// A small matrix: rows and cols both up to this (and the matrix fits a block's record tile) takes
+/// small_batch.
+inline constexpr int transpose_small_max = 64;
+/// Shared memory of one block of the record algorithms (narrow_rows, narrow_cols, small_batch).
+inline constexpr int transpose_record_tile_bytes = 32 * 1024;
+
+/// Whether an algorithm is one of the record algorithms (a RecordTile of Rows x Cols elements:
+/// capacity only, no tile shape).
+SMEMTILE_HOST_DEVICE constexpr bool is_record_transpose(TransposeAlgorithm a) {
+  return a == TransposeAlgorithm::narrow_rows || a == TransposeAlgorithm::narrow_cols ||
+         a == TransposeAlgorithm::small_batch;
+}
 
 /// The register-block tile (TransposeTile) device_transpose uses for 1-, 2- and 4-byte elements
 /// where the output's rows take 16-byte stores (256 threads per block). 8- and 16-byte elements
@@ -109,6 +130,17 @@ struct TransposePolicyCheck {
   static_assert(!Policy::fetch_256 || Policy::cols * ElemBytes <= 128,
                 "transpose policy: Fetch256 pays only where a tile row is at most 128 bytes (the other half of "
                 "the 256-byte fetch is the next tile column's)");
+  static_assert(!is_record_transpose(Policy::algorithm) || Policy::rows * Policy::cols * ElemBytes <= 48 * 1024,
+                "transpose policy: a record algorithm's tile (Rows x Cols elements) must fit 48 KB of static shared "
+                "memory; lower Rows");
+  static_assert(!is_record_transpose(Policy::algorithm) ||
+                    record_capacity(Policy::rows * Policy::cols, transpose_narrow_max, ElemBytes) >= 16,
+                "transpose policy: a record algorithm's tile (Rows x Cols elements) must hold at least 16 records "
+                "of transpose_narrow_max elements; raise Rows");
+  static_assert(!is_record_transpose(Policy::algorithm) || (Policy::pad == 0 && !Policy::fetch_256),
+                "transpose policy: record algorithms take no Pad and no Fetch256");
+  static_assert(!is_record_transpose(Policy::algorithm) || Policy::threads % 32 == 0,
+                "transpose policy: record algorithms need whole warps");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -121,6 +153,43 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(int
   return elem_bytes <= 4 && out_rows_16_byte_aligned ? TransposeAlgorithm::register_blocks
          : elem_bytes == 1                           ? TransposeAlgorithm::word_blocks
                                                      : TransposeAlgorithm::padded_elements;
+}
+
+/// What select_transpose_algorithm sees of one device_transpose call: the shape (in is rows x cols,
+/// batch matrices), the element size, pitches and batch strides (elements) and the pointers'
+/// addresses (as integers, so that the selection runs on the host).
+struct TransposeSelectionInput {
+  long long rows;                  ///< rows of each input matrix
+  long long cols;                  ///< columns of each input matrix
+  long long batch;                 ///< matrices
+  int elem_bytes;                  ///< bytes per element
+  long long ld_in;                 ///< input pitch
+  long long ld_out;                ///< output pitch
+  long long stride_in;             ///< input batch stride
+  long long stride_out;            ///< output batch stride
+  unsigned long long in_address;   ///< in, as an integer
+  unsigned long long out_address;  ///< out, as an integer
+};
+
+/// Whether a small matrix (rows x cols of elem_bytes) fits one block of small_batch.
+SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long cols, int elem_bytes) {
+  return rows <= transpose_small_max && cols <= transpose_small_max &&
+         record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
+}
+
+/// The algorithm device_transpose runs for a call: small_batch for small matrices (rows and cols up to
+/// transpose_small_max, fitting a block); else narrow_rows where cols is at most transpose_narrow_max
+/// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
+/// above (by the element size and whether the output's rows, pointer, ld_out and stride_out, are
+/// 16-byte aligned). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
+/// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
+SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
+  if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
+  if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
+  if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
+  const bool aligned = in.out_address % 16 == 0 && (in.ld_out * in.elem_bytes) % 16 == 0 &&
+                       (in.batch <= 1 || (in.stride_out * in.elem_bytes) % 16 == 0);
+  return select_transpose_algorithm(in.elem_bytes, aligned);
 }
 
 /// The default policy of an algorithm for elements of ElemBytes bytes: the shapes above; blocks per
@@ -154,5 +223,27 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
                                ElemBytes == 2 || ElemBytes == 8 ? 5 : ElemBytes == 4 ? 6 : 4,
                                ElemBytes <= 2 && Shape::cols * ElemBytes <= 128>;
 };
+
+/// The record algorithms (narrow_rows, narrow_cols, small_batch): a RecordTile of
+/// transpose_record_tile_bytes (Rows x Cols = 32 KB / ElemBytes elements), 256 threads, 4 blocks per
+/// multiprocessor asked of the register allocator (not yet measured).
+template <int ElemBytes, TransposeAlgorithm Algorithm>
+struct DefaultRecordTransposePolicy {
+  static_assert(is_record_transpose(Algorithm), "smemtile::DefaultRecordTransposePolicy: a record algorithm");
+  /// the policy
+  using type = TransposePolicy<Algorithm, transpose_record_tile_bytes / ElemBytes / 32, 32, 0, 4, false>;
+};
+/// narrow_rows' default policy.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_rows>
+    : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_rows> {};
+/// narrow_cols' default policy.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols>
+    : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols> {};
+/// small_batch's default policy.
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch>
+    : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch> {};
 
 }  // namespace smemtile

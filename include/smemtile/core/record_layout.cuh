@@ -1,0 +1,123 @@
+/// \file
+/// The shared-memory layout of a run of short records (k elements each, k = 1..32 or so): record r,
+/// element c at record_offset(r, c) = r * record_pitch(k, E) + c + a skew of one word per 16 bytes'
+/// worth of records. The pitch is odd for elements of 4 bytes or more and 4 x odd bytes for 1- and
+/// 2-byte elements; with the skew, a warp whose lanes each take the 16 bytes' worth of consecutive
+/// records one 16-byte global access covers (the strided side of the de-interleave and interleave)
+/// touches 32 distinct banks. record_layout_conflict_free() proves it with the bank model (banks.cuh)
+/// for every k and element size; the static_assert below runs it at compile time.
+///
+/// Also FastDivmod: a division by a run-time divisor that is a multiply-high, an add and a shift
+/// (Granlund-Montgomery), exact for every 32-bit dividend, made once per block.
+#pragma once
+
+#include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "banks.cuh"      // WarpAccess, bank_cost
+
+namespace smemtile {
+
+/// The pitch (elements from one record to the next) of a record run's shared layout, for records
+/// of k elements of elem_bytes bytes: odd for 4- to 16-byte elements, 4/elem_bytes x odd for 1- and
+/// 2-byte ones.
+SMEMTILE_HOST_DEVICE constexpr int record_pitch(int k, int elem_bytes) {
+  const int unit = elem_bytes >= 4 ? 1 : 4 / elem_bytes;  // elements per word (>= 1)
+  int words = (k + unit - 1) / unit;                        // words a record needs, at least
+  if (words % 2 == 0) ++words;                              // made odd
+  return words * unit;
+}
+
+/// Records that share one skew step: the records one thread's 16-byte global access covers (16 /
+/// elem_bytes), or 0 for 16-byte elements (no skew).
+SMEMTILE_HOST_DEVICE constexpr int record_skew_group(int elem_bytes) { return elem_bytes < 16 ? 16 / elem_bytes : 0; }
+
+/// The offset (elements) of element c of record r in a record layout of pitch `pitch`: r * pitch + c,
+/// plus one 4-byte word (one element for 8-byte elements) per record_skew_group(elem_bytes) records
+/// before r. The skew makes the 16-byte paths conflict-free: lane l of a warp taking records
+/// V l .. V l + V - 1 (V = record_skew_group) lands in bank ((V pitch + 1) l + ...) words, an odd
+/// multiple of l, where an unskewed layout would put 32 lanes in 8 banks.
+SMEMTILE_HOST_DEVICE constexpr int record_offset(int r, int c, int pitch, int elem_bytes) {
+  const int group = record_skew_group(elem_bytes);
+  const int unit = elem_bytes >= 4 ? 1 : 4 / elem_bytes;
+  return r * pitch + c + (group != 0 ? r / group * unit : 0);
+}
+
+/// Records of k elements that a shared buffer of `capacity` elements holds in the record layout,
+/// rounded down to a multiple of 16 where there are at least 16 and `round` (so that runs of them
+/// start on 16-byte boundaries of a 16-byte aligned array).
+SMEMTILE_HOST_DEVICE constexpr int record_capacity(int capacity, int k, int elem_bytes, bool round = true) {
+  const int pitch = record_pitch(k, elem_bytes);
+  const int group = record_skew_group(elem_bytes);
+  const int unit = elem_bytes >= 4 ? 1 : 4 / elem_bytes;
+  long long records = group != 0 ? static_cast<long long>(capacity) * group / (static_cast<long long>(pitch) * group + unit)
+                                  : capacity / pitch;
+  while (records > 0 && record_offset(static_cast<int>(records - 1), k - 1, pitch, elem_bytes) >= capacity) --records;
+  return round && records >= 16 ? static_cast<int>(records / 16 * 16) : static_cast<int>(records);
+}
+
+/// One warp's access to element `c` of a record layout (k, elem_bytes) as the 16-byte paths make it:
+/// lane l takes record first + V l + e (V = record_skew_group, e < V the element of its vector), or
+/// record first + l for 16-byte elements.
+SMEMTILE_HOST_DEVICE constexpr WarpAccess record_column_access(int k, int elem_bytes, int c, int e = 0, int first = 0,
+                                                              AccessOp op = AccessOp::load) {
+  WarpAccess access{{}, 0u, elem_bytes, op};
+  const int pitch = record_pitch(k, elem_bytes);
+  const int group = record_skew_group(elem_bytes);
+  for (int lane = 0; lane < warp_lanes; ++lane) {
+    const int r = first + (group != 0 ? group * lane + e : lane);
+    access.byte_address[lane] = static_cast<unsigned>(record_offset(r, c, pitch, elem_bytes) * elem_bytes);
+    access.active_mask |= 1u << lane;
+  }
+  return access;
+}
+
+/// Whether the 16-byte paths' column accesses (record_column_access for elements 0 and k - 1 and
+/// vector elements 0 and V - 1) of record layouts of k = 1..max_k elements of elem_bytes are
+/// conflict-free under the bank model. (Other elements and first records move every lane by the
+/// same amount, or by whole skew words.)
+SMEMTILE_HOST_DEVICE constexpr bool record_layout_conflict_free(int elem_bytes, int max_k = 32) {
+  const int last = record_skew_group(elem_bytes) > 0 ? record_skew_group(elem_bytes) - 1 : 0;
+  for (int k = 1; k <= max_k; ++k)
+    for (int i = 0; i < 2; ++i) {
+      const int e = i == 0 ? 0 : last;
+      if (bank_cost(record_column_access(k, elem_bytes, 0, e)).conflicts != 0) return false;
+      if (k > 1 && bank_cost(record_column_access(k, elem_bytes, k - 1, e)).conflicts != 0) return false;
+    }
+  return true;
+}
+
+static_assert(record_layout_conflict_free(1) && record_layout_conflict_free(2) && record_layout_conflict_free(4) &&
+                  record_layout_conflict_free(8) && record_layout_conflict_free(16),
+              "record layout: the 16-byte paths' column accesses must touch 32 distinct banks for every k in 1..32 "
+              "and element size; change record_pitch or record_offset's skew");
+
+/// n / d and n % d for a run-time divisor d >= 1 fixed for many dividends: q = (mulhi(n, m) + n) >> s,
+/// exact for every unsigned 32-bit n (Granlund and Montgomery, 1994).
+struct FastDivmod {
+  unsigned divisor = 1;     ///< d
+  unsigned multiplier = 1;  ///< m = floor(2^32 (2^s - d) / d) + 1
+  unsigned shift = 0;       ///< s = ceil(log2 d)
+
+  FastDivmod() = default;
+  /// Prepares division by d (d >= 1).
+  SMEMTILE_HOST_DEVICE constexpr explicit FastDivmod(unsigned d) : divisor(d) {
+    while ((1ull << shift) < d) ++shift;
+    multiplier = d == 0 ? 0u : static_cast<unsigned>(((1ull << 32) * ((1ull << shift) - d)) / d + 1);
+  }
+  /// n / d.
+  SMEMTILE_HOST_DEVICE constexpr unsigned div(unsigned n) const {
+#if defined(__CUDA_ARCH__)
+    const unsigned long long hi = __umulhi(n, multiplier);
+#else
+    const unsigned long long hi = (static_cast<unsigned long long>(n) * multiplier) >> 32;
+#endif
+    return static_cast<unsigned>((hi + n) >> shift);
+  }
+  /// n / d, with n % d in `rem`.
+  SMEMTILE_HOST_DEVICE constexpr unsigned divmod(unsigned n, unsigned& rem) const {
+    const unsigned q = div(n);
+    rem = n - q * divisor;
+    return q;
+  }
+};
+
+}  // namespace smemtile

@@ -1,0 +1,98 @@
+/// \file
+/// device_transpose's record kernels (narrow_rows, narrow_cols, small_batch): each block moves a
+/// run of whole short records through a RecordTile (block/interleave.cuh). One flat grid
+/// (blockIdx.x), one division per block to find its matrix and run.
+#pragma once
+
+#include "../../block/interleave.cuh"      // RecordTile, load_records, store_channels, ...
+#include "../../block/thread_group.cuh"    // FixedThreadBlock
+#include "../../core/record_layout.cuh"    // record_capacity, FastDivmod
+#include "../tuning/transpose_policy.cuh"  // TransposeAlgorithm, TransposePolicy
+
+namespace smemtile {
+
+/// Records (or, for small_batch, matrices) one block of a record policy with a tile of `capacity`
+/// elements takes, for in = rows x cols of elem_bytes; 0 when not even one fits.
+SMEMTILE_HOST_DEVICE constexpr int transpose_records_per_block(TransposeAlgorithm algorithm, int capacity, int rows,
+                                                               int cols, int elem_bytes) {
+  if (algorithm == TransposeAlgorithm::narrow_rows) return record_capacity(capacity, cols, elem_bytes);
+  if (algorithm == TransposeAlgorithm::narrow_cols) return record_capacity(capacity, rows, elem_bytes);
+  return record_capacity(capacity, cols, elem_bytes, false) / rows;  // small_batch: whole matrices
+}
+
+#if defined(__CUDACC__)
+
+namespace detail {
+
+// One block: `per_block` records (narrow) or matrices (small_batch) of one matrix; blocks of a
+// matrix are consecutive in blockIdx.x (`blocks_per_matrix` of them; 1 for small_batch).
+template <class Policy, class Bits>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    transpose_record_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                            long long stride_in, long long stride_out, int per_block, int blocks_per_matrix) {
+  using Block = FixedThreadBlock<Policy::threads>;
+  __shared__ RecordTile<Bits, Policy::rows * Policy::cols> tile;
+  const Block block{};
+  if constexpr (Policy::algorithm == TransposeAlgorithm::small_batch) {
+    const long long m0 = static_cast<long long>(blockIdx.x) * per_block;
+    const int count = static_cast<int>(batch - m0 < per_block ? batch - m0 : per_block);  // matrices
+    constexpr int E = static_cast<int>(sizeof(Bits));
+    const int P = record_pitch(cols, E);
+    const int rc = rows * cols;
+    const Bits* src = in + m0 * stride_in;
+    Bits* dst = out + m0 * stride_out;
+    if (ld_in == cols && (count == 1 || stride_in == rc)) {
+      load_records(src, cols, count * rows, cols, tile.data, block);  // one flat run
+    } else {  // strided: element by element, consecutive threads along rows
+      const FastDivmod by_cols(static_cast<unsigned>(cols)), by_rows(static_cast<unsigned>(rows));
+      for (unsigned q = block.rank(); q < static_cast<unsigned>(count * rc); q += block.size()) {
+        unsigned j = 0, i = 0;
+        const unsigned v = by_cols.divmod(q, j);
+        const unsigned m = by_rows.divmod(v, i);
+        tile.data[record_offset(static_cast<int>(v), static_cast<int>(j), P, E)] = src[m * stride_in + static_cast<long long>(i) * ld_in + j];
+      }
+    }
+    __syncthreads();
+    const FastDivmod by_matrix(static_cast<unsigned>(rc)), by_rows(static_cast<unsigned>(rows));
+    auto element = [&](unsigned g, unsigned& m, unsigned& j, unsigned& i) {  // output element g of the block
+      unsigned rem = 0;
+      m = by_matrix.divmod(g, rem);
+      j = by_rows.divmod(rem, i);
+      return tile.data[record_offset(static_cast<int>(m * rows + i), static_cast<int>(j), P, E)];
+    };
+    if (ld_out == rows && (count == 1 || stride_out == rc)) {  // one flat run
+      store_runs(dst, 0, 1, count * rc, [&](int, int g) {
+        unsigned m = 0, j = 0, i = 0;
+        return element(static_cast<unsigned>(g), m, j, i);
+      }, block);
+    } else {
+      for (unsigned g = block.rank(); g < static_cast<unsigned>(count * rc); g += block.size()) {
+        unsigned m = 0, j = 0, i = 0;
+        const Bits value = element(g, m, j, i);
+        dst[m * stride_out + static_cast<long long>(j) * ld_out + i] = value;
+      }
+    }
+  } else {
+    const unsigned matrix = blockIdx.x / static_cast<unsigned>(blocks_per_matrix);
+    const int first = static_cast<int>(blockIdx.x - matrix * static_cast<unsigned>(blocks_per_matrix)) * per_block;
+    const Bits* src = in + matrix * stride_in;
+    Bits* dst = out + matrix * stride_out;
+    if constexpr (Policy::algorithm == TransposeAlgorithm::narrow_rows) {  // rows x k -> k x rows
+      const int count = rows - first < per_block ? rows - first : per_block;
+      load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);
+      __syncthreads();
+      store_channels(tile.data, count, cols, dst + first, ld_out, block);
+    } else {  // narrow_cols: k x cols -> cols x k
+      const int count = cols - first < per_block ? cols - first : per_block;
+      load_channels(src + first, ld_in, count, rows, tile.data, block);
+      __syncthreads();
+      store_records(tile.data, count, rows, dst + static_cast<long long>(first) * ld_out, ld_out, block);
+    }
+  }
+}
+
+}  // namespace detail
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile

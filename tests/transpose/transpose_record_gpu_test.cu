@@ -1,0 +1,305 @@
+// GPU tests of device_transpose's record algorithms (narrow_rows, narrow_cols, small_batch; issue 21)
+// and of the block-level de-interleave they are built on (block/interleave.cuh).
+//
+// device_transpose against a host reference on random cases (seed printed with INFO), for elements
+// of 1, 2, 4, 8 and 16 bytes and an 8-byte element aligned to 4:
+//  - narrow sides: k x N and N x k for k in 1..40 (so both sides of transpose_narrow_max), N mostly
+//    up to 5000, a few up to 10^6; pitches equal to the row or odd; batches of 1..3 with gaps;
+//  - small matrices: rows and cols in 1..80, batches of 1..300, contiguous (stride = rows x cols,
+//    pitch = row) or strided (odd pitches, gaps between matrices);
+//  - base pointers moved by 0..15 bytes in whole elements (elements stay aligned to their size;
+//    the under-aligned 8-byte type moves by 4 bytes).
+// The output allocation (a guard region before and after, pitch padding, gaps) is poisoned; every
+// destination element must equal the host's transpose and every other byte must keep the poison.
+// Input allocations are exactly sized (compute-sanitizer sees over-reads).
+//
+// Block level: HWC byte images de-interleaved and converted to CHW float planes in one pass
+// (load_records + store_channels with a conversion), and CHW bytes interleaved back to HWC
+// (load_channels + store_records), for 1..8 channels, odd pixel counts and misaligned planes.
+#include <smemtile/smemtile.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpu_test.cuh"
+
+namespace {
+
+using smemtile::TransposeAlgorithm;
+using smemtile_test::DeviceBuffer;
+using smemtile_test::poison_byte;
+using Bytes = std::vector<unsigned char>;
+
+struct TwoFloats {  // 8 bytes aligned to 4
+  float a, b;
+};
+
+int uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+
+struct Case {
+  int rows, cols, ld_in, ld_out, batch;
+  long long stride_in, stride_out;
+  int in_shift, out_shift;  // bytes the base pointers are moved by
+};
+
+std::string describe(const Case& c, TransposeAlgorithm a) {
+  std::ostringstream s;
+  s << "rows " << c.rows << ", cols " << c.cols << ", ld_in " << c.ld_in << ", ld_out " << c.ld_out << ", batch "
+    << c.batch << ", stride_in " << c.stride_in << ", stride_out " << c.stride_out << ", in +" << c.in_shift
+    << " bytes, out +" << c.out_shift << " bytes, algorithm " << static_cast<int>(a);
+  return s.str();
+}
+
+long long span(long long rows, long long cols, long long ld) { return rows == 0 ? 0 : (rows - 1) * ld + cols; }
+
+// A narrow case: k x N or N x k, k in 1..40.
+Case narrow_case(std::mt19937& rng, int elem_bytes, int elem_align) {
+  Case c{};
+  const int k = uniform(rng, 1, 40);
+  const int kind = uniform(rng, 0, 99);
+  const long long max_elements = (48LL << 20) / elem_bytes;  // keeps the large ones under 48 MB
+  int n = kind < 3 ? uniform(rng, 100000, 1000000) : kind < 30 ? uniform(rng, 65, 5000) : uniform(rng, 33, 700);
+  n = static_cast<int>(std::min<long long>(n, max_elements / k));
+  const bool tall = uniform(rng, 0, 1) == 0;  // N x k (narrow_rows) or k x N (narrow_cols)
+  c.rows = tall ? n : k;
+  c.cols = tall ? k : n;
+  c.ld_in = uniform(rng, 0, 2) == 0 ? c.cols + uniform(rng, 1, 9) : c.cols;
+  c.ld_out = uniform(rng, 0, 2) == 0 ? c.rows + uniform(rng, 1, 9) : c.rows;
+  c.batch = uniform(rng, 0, 4) == 0 && n < 100000 ? uniform(rng, 2, 3) : 1;
+  c.stride_in = span(c.rows, c.cols, c.ld_in) + (uniform(rng, 0, 1) ? uniform(rng, 0, 7) : 0);
+  c.stride_out = span(c.cols, c.rows, c.ld_out) + (uniform(rng, 0, 1) ? uniform(rng, 0, 7) : 0);
+  const int steps = std::max(1, 16 / elem_align);
+  c.in_shift = uniform(rng, 0, steps - 1) * elem_align;
+  c.out_shift = uniform(rng, 0, steps - 1) * elem_align;
+  if (elem_bytes > elem_align) {  // under-aligned: whole elements or a word off
+    c.in_shift %= 2 * elem_align;
+    c.out_shift %= 2 * elem_align;
+  }
+  return c;
+}
+
+// A batch of small matrices: rows and cols in 1..80, contiguous or strided.
+Case batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
+  Case c{};
+  c.rows = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 80) : uniform(rng, 1, 40);
+  c.cols = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 80) : uniform(rng, 1, 40);
+  c.batch = uniform(rng, 0, 9) == 0 ? 1 : uniform(rng, 2, 300);
+  const bool contiguous = uniform(rng, 0, 1) == 0;
+  c.ld_in = contiguous || uniform(rng, 0, 1) ? c.cols : c.cols + uniform(rng, 1, 5);
+  c.ld_out = contiguous || uniform(rng, 0, 1) ? c.rows : c.rows + uniform(rng, 1, 5) | 1;
+  c.stride_in = span(c.rows, c.cols, c.ld_in) + (contiguous ? 0 : uniform(rng, 0, 9));
+  c.stride_out = span(c.cols, c.rows, c.ld_out) + (contiguous ? 0 : uniform(rng, 0, 9));
+  if (c.batch == 1 && uniform(rng, 0, 1)) c.stride_in = c.stride_out = 0;
+  const int steps = std::max(1, 16 / elem_align);
+  c.in_shift = uniform(rng, 0, steps - 1) * elem_align;
+  c.out_shift = uniform(rng, 0, steps - 1) * elem_align;
+  (void)elem_bytes;
+  return c;
+}
+
+template <class T>
+void run_case(const Case& c, std::mt19937& rng) {
+  constexpr int E = sizeof(T);
+  const long long in_elems = (c.batch - 1) * c.stride_in + span(c.rows, c.cols, c.ld_in);
+  const long long out_elems = (c.batch - 1) * c.stride_out + span(c.cols, c.rows, c.ld_out);
+  const std::size_t guard = 64;
+  const std::size_t in_bytes = c.in_shift + in_elems * E;
+  const std::size_t out_bytes = guard + c.out_shift + out_elems * E + guard;
+  Bytes in(in_bytes);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (auto& b : in) b = static_cast<unsigned char>(byte(rng));
+  for (long long i = 0; i < in_elems; ++i) {  // no element is all poison
+    unsigned char& first = in[c.in_shift + i * E];
+    if (first == poison_byte) first = 0x5A;
+  }
+  DeviceBuffer<unsigned char> d_in(in_bytes), d_out(out_bytes);
+  d_in.upload(in);
+  d_out.poison();
+  const T* src = reinterpret_cast<const T*>(d_in.get() + c.in_shift);
+  T* dst = reinterpret_cast<T*>(d_out.get() + guard + c.out_shift);
+  const TransposeAlgorithm algorithm = smemtile::select_transpose_algorithm(smemtile::TransposeSelectionInput{
+      c.rows, c.cols, c.batch, E, c.ld_in, c.ld_out, c.stride_in, c.stride_out,
+      reinterpret_cast<unsigned long long>(src), reinterpret_cast<unsigned long long>(dst)});
+  INFO(describe(c, algorithm) << ", element " << E << " bytes aligned to " << alignof(T));
+  const smemtile::LaunchStatus status = smemtile::device_transpose(src, dst, c.rows, c.cols, c.ld_in, c.ld_out,
+                                                                   c.batch, c.stride_in, c.stride_out);
+  INFO(status.message);
+  REQUIRE(status.error == cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const Bytes out = d_out.download();
+  Bytes expected(out_bytes, poison_byte);
+  for (long long b = 0; b < c.batch; ++b)
+    for (long long r = 0; r < c.rows; ++r)
+      for (long long col = 0; col < c.cols; ++col)
+        std::memcpy(&expected[guard + c.out_shift + (b * c.stride_out + col * c.ld_out + r) * E],
+                    &in[c.in_shift + (b * c.stride_in + r * c.ld_in + col) * E], E);
+  const auto mismatch = std::mismatch(expected.begin(), expected.end(), out.begin());
+  if (mismatch.first != expected.end()) {
+    const long long at = mismatch.first - expected.begin();
+    INFO("first wrong byte at offset " << at << " of the output allocation (destination starts at "
+                                        << guard + c.out_shift << "): expected " << int(*mismatch.first) << ", got "
+                                        << int(*mismatch.second));
+    FAIL("output differs from the host transpose");
+  }
+}
+
+template <class T>
+void run_random(int narrow_cases, int batch_cases) {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  for (int i = 0; i < narrow_cases; ++i) run_case<T>(narrow_case(rng, sizeof(T), alignof(T)), rng);
+  for (int i = 0; i < batch_cases; ++i) run_case<T>(batch_case(rng, sizeof(T), alignof(T)), rng);
+}
+
+// Every k in 1..40 in both directions once, for one element size (N odd and over a block's run).
+template <class T>
+void run_every_k() {
+  std::mt19937 rng(21);
+  for (int k = 1; k <= 40; ++k)
+    for (int tall = 0; tall < 2; ++tall) {
+      const int n = 3001;
+      Case c{tall ? n : k, tall ? k : n, 0, 0, 1, 0, 0, 0, 0};
+      c.ld_in = c.cols;
+      c.ld_out = c.rows;
+      run_case<T>(c, rng);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("device_transpose records: 1-byte elements, narrow sides and small batches", "[transpose][device][records]") {
+  run_every_k<unsigned char>();
+  run_random<unsigned char>(260, 160);
+}
+TEST_CASE("device_transpose records: 2-byte elements, narrow sides and small batches", "[transpose][device][records]") {
+  run_every_k<unsigned short>();
+  run_random<unsigned short>(260, 160);
+}
+TEST_CASE("device_transpose records: 4-byte elements, narrow sides and small batches", "[transpose][device][records]") {
+  run_every_k<float>();
+  run_random<float>(260, 160);
+}
+TEST_CASE("device_transpose records: 8-byte elements, narrow sides and small batches", "[transpose][device][records]") {
+  run_every_k<double>();
+  run_random<double>(200, 120);
+}
+TEST_CASE("device_transpose records: 8-byte elements aligned to 4 (struct of two floats)", "[transpose][device][records]") {
+  run_random<TwoFloats>(100, 60);
+}
+TEST_CASE("device_transpose records: 16-byte elements, narrow sides and small batches", "[transpose][device][records]") {
+  run_every_k<float4>();
+  run_random<float4>(200, 120);
+}
+
+TEST_CASE("device_transpose records: a caller's record policy runs, and refuses a shape its tile cannot hold",
+          "[transpose][device][records]") {
+  using Narrow = smemtile::DefaultTransposePolicy<4, TransposeAlgorithm::narrow_rows>::type;
+  using Small = smemtile::DefaultTransposePolicy<16, TransposeAlgorithm::small_batch>::type;
+  DeviceBuffer<float> in(100 * 3), out(100 * 3);
+  REQUIRE(smemtile::device_transpose(Narrow{}, in.get(), out.get(), 100, 3).error == cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  DeviceBuffer<float4> in4(80 * 80), out4(80 * 80);
+  const smemtile::LaunchStatus s = smemtile::device_transpose(Small{}, in4.get(), out4.get(), 80, 80);
+  CHECK(s.error == cudaErrorInvalidValue);  // 80 x 81 x 16 bytes > 32 KB
+}
+
+// ---- block level: HWC bytes -> CHW floats in one pass, and CHW bytes -> HWC ----------------------
+
+namespace {
+
+struct ToUnitFloat {
+  __device__ float operator()(unsigned char v) const { return static_cast<float>(v) * (1.0f / 255.0f); }
+};
+
+// Image blockIdx.y, pixels from blockIdx.x * (records per block).
+__global__ void hwc_to_chw_float(const unsigned char* hwc, float* chw, int pixels, int channels,
+                                 long long image_bytes, long long plane_stride, long long image_floats) {
+  __shared__ smemtile::RecordTile<unsigned char, 8192> tile;
+  const smemtile::FixedThreadBlock<256> block{};
+  const int per_block = tile.max_records(channels);
+  const int first = static_cast<int>(blockIdx.x) * per_block;
+  if (first >= pixels) return;
+  const int count = min(per_block, pixels - first);
+  const unsigned char* src = hwc + blockIdx.y * image_bytes + static_cast<long long>(first) * channels;
+  smemtile::load_records(src, channels, count, channels, tile.data, block);
+  block.sync();
+  smemtile::store_channels(tile.data, count, channels, chw + blockIdx.y * image_floats + first, plane_stride, block,
+                           ToUnitFloat{});
+}
+
+__global__ void chw_to_hwc_bytes(const unsigned char* chw, unsigned char* hwc, int pixels, int channels,
+                                 long long plane_stride) {
+  __shared__ smemtile::RecordTile<unsigned char, 4096> tile;
+  const smemtile::FixedThreadBlock<128> block{};
+  const int per_block = tile.max_records(channels);
+  const int first = static_cast<int>(blockIdx.x) * per_block;
+  if (first >= pixels) return;
+  const int count = min(per_block, pixels - first);
+  smemtile::load_channels(chw + first, plane_stride, count, channels, tile.data, block);
+  block.sync();
+  smemtile::store_records(tile.data, count, channels, hwc + static_cast<long long>(first) * channels, channels, block);
+}
+
+}  // namespace
+
+TEST_CASE("block interleave: HWC bytes to CHW float planes in one pass, and CHW bytes back to HWC",
+          "[transpose][block][records]") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int channels = uniform(rng, 1, 8);
+    const int pixels = uniform(rng, 0, 3) == 0 ? uniform(rng, 20000, 70000) : uniform(rng, 1, 3000);
+    const int images = uniform(rng, 1, 3);
+    const int in_shift = uniform(rng, 0, 15);                 // bytes
+    const long long plane = pixels + uniform(rng, 0, 1) * uniform(rng, 1, 5);  // floats per plane
+    const int out_shift = uniform(rng, 0, 3);                 // floats
+    INFO("channels " << channels << ", pixels " << pixels << ", images " << images << ", in +" << in_shift
+                     << " bytes, planes " << plane << " floats apart, out +" << out_shift << " floats");
+    const long long image_bytes = static_cast<long long>(pixels) * channels;
+    const long long image_floats = plane * channels;
+    Bytes hwc = smemtile_test::random_values<unsigned char>(in_shift + images * image_bytes, seed + trial);
+    const std::size_t out_floats = out_shift + images * image_floats + 16;
+    DeviceBuffer<unsigned char> d_hwc(hwc.size());
+    DeviceBuffer<float> d_chw(out_floats);
+    d_hwc.upload(hwc);
+    d_chw.poison();
+    const int per_block = smemtile::RecordTile<unsigned char, 8192>::max_records(channels);
+    hwc_to_chw_float<<<dim3((pixels + per_block - 1) / per_block, images), 256>>>(
+        d_hwc.get() + in_shift, d_chw.get() + out_shift, pixels, channels, image_bytes, plane, image_floats);
+    REQUIRE_LAUNCH_OK();
+    const std::vector<float> chw = d_chw.download();
+    float poison;
+    std::memset(&poison, poison_byte, sizeof poison);
+    std::vector<float> expected(out_floats, poison);
+    for (int i = 0; i < images; ++i)
+      for (int p = 0; p < pixels; ++p)
+        for (int c = 0; c < channels; ++c)
+          expected[out_shift + i * image_floats + c * plane + p] =
+              static_cast<float>(hwc[in_shift + i * image_bytes + static_cast<long long>(p) * channels + c]) *
+              (1.0f / 255.0f);
+    REQUIRE(std::memcmp(expected.data(), chw.data(), out_floats * sizeof(float)) == 0);
+
+    // CHW bytes (the first image's planes, `plane` apart) back to HWC.
+    Bytes planes(in_shift + plane * channels);
+    for (int c = 0; c < channels; ++c)
+      for (int p = 0; p < pixels; ++p) planes[in_shift + c * plane + p] = hwc[in_shift + static_cast<long long>(p) * channels + c];
+    DeviceBuffer<unsigned char> d_planes(planes.size()), d_back(image_bytes + 32);
+    d_planes.upload(planes);
+    d_back.poison();
+    const int per_block_back = smemtile::RecordTile<unsigned char, 4096>::max_records(channels);
+    chw_to_hwc_bytes<<<(pixels + per_block_back - 1) / per_block_back, 128>>>(d_planes.get() + in_shift,
+                                                                                d_back.get() + 16, pixels, channels, plane);
+    REQUIRE_LAUNCH_OK();
+    const Bytes back = d_back.download();
+    Bytes expected_back(image_bytes + 32, poison_byte);
+    std::memcpy(expected_back.data() + 16, hwc.data() + in_shift, image_bytes);
+    REQUIRE(back == expected_back);
+  }
+}
