@@ -653,7 +653,7 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
 }
 
-TEST_CASE("record_pitch: a whole odd number of words, at least k; conflict-free columns", "[transpose][records]") {
+TEST_CASE("record_pitch: a whole odd number of words, at least k, and conflict-free columns", "[transpose][records]") {
   for (int e : {1, 2, 4, 8, 16})
     for (int k = 1; k <= 64; ++k) {
       const int p = smemtile::record_pitch(k, e);
