@@ -320,6 +320,25 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma_large, tma, cp_async});
   // 3D beyond radius 1: the large planes are the standard ones, not tried twice.
   CHECK(candidates<3, 4, 4, StencilShape::star>(9, h100) == Choices{tma, cp_async});
+  // Boundaries other than a zero fill: cp.async first (TMA tiles at an edge are patched after they land).
+  const auto nonzero = [&](StencilTarget t) { t.zero_boundary = false; return t; };
+  const auto list = [](const smemtile::StencilCandidates& c) {
+    Choices out;
+    for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
+    return out;
+  };
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(nonzero(StencilTarget{9, h100}))) ==
+        Choices{cp_async, tma_large, tma});
+  CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(nonzero(StencilTarget{9, h100}))) ==
+        Choices{cp_async, tma_large, tma});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(nonzero(StencilTarget{8, h100}))) == Choices{cp_async});
+  // 3D arrays below 2^26 points: the standard TMA planes first; at and above it the large ones; 2D keeps them.
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 256LL * 256 * 256})) ==
+        Choices{tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 1LL << 26})) ==
+        Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 64 * 64})) ==
+        Choices{tma_large, tma, cp_async});
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});

@@ -254,11 +254,17 @@ inline constexpr bool stencil_large_tiles_differ = Rank == 2 || Radius == 1;
 /// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
 
-/// What the selector knows of the GPU.
+/// What the selector knows of the GPU and the call.
 struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
   long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
+  bool zero_boundary = true;         ///< the boundary policy fills zeros (TMA's own out-of-bounds fill)
+  long long points = 0;              ///< elements of the array (0: not known, taken as large)
 };
+
+/// 3D arrays below this many points take the standard TMA planes rather than the large ones
+/// (docs/tuning.md, "stencil policies by size and boundary").
+inline constexpr long long stencil_large_planes_min_points = 1LL << 26;
 
 /// One default policy: its loader and tiles.
 struct StencilChoice {
@@ -274,9 +280,11 @@ struct StencilCandidates {
 };
 
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
-/// 1D: sync. 2D and 3D: TMA with the large tiles where the GPU has TMA (sm_90 and later) and the
-/// shared memory for them (and they differ: 3D radius 1 only); TMA with the standard tiles;
-/// cp.async with the standard tiles.
+/// 1D: sync. 2D and 3D: where the boundary is not a zero fill, cp.async first (a TMA tile touching
+/// an edge is patched after it lands, behind an extra barrier); then TMA with the large tiles where
+/// the GPU has TMA (sm_90 and later), the shared memory for them, they differ (3D: radius 1 only)
+/// and, in 3D, the array has at least stencil_large_planes_min_points; TMA with the standard tiles;
+/// cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
   StencilCandidates c{};
@@ -287,10 +295,13 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
-  if (stencil_large_tiles_differ<Rank, Radius> && tma && gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
+  if (!gpu.zero_boundary) c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
+  const bool large_array = Rank != 3 || gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
+  if (stencil_large_tiles_differ<Rank, Radius> && tma && large_array &&
+      gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
-  c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
+  if (gpu.zero_boundary) c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
   return c;
 }
 
