@@ -15,6 +15,26 @@ __global__ void transpose_tile(const float* in, float* out) {
   out[rank] = tile.transposed()(smemtile::thread_coord()); // tile[threadIdx.x][threadIdx.y]
 }
 
+// README: the lean form in a user's hot loop.
+template <int TILE>  // C = A * B, M, N, K multiples of TILE; block TILE x TILE
+__global__ void matmul(const float* a, const float* b, float* c, int M, int N, int K) {
+  using namespace smemtile;
+  __shared__ StaticTile<float, TILE, TILE> As, Bs;
+  const FixedThreadBlock<TILE * TILE> block;
+  const auto A = make_global_matrix(a, M, K), B = make_global_matrix(b, K, N);
+  const Coord origin = block_tile_origin({TILE, TILE}), at = thread_coord();
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += TILE) {
+    copy_global_to_tile(A, {origin.row, k0}, As, boundary::inside, block);  // no edge tests
+    copy_global_to_tile(B, {k0, origin.col}, Bs, boundary::inside, block);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) acc = fmaf(As(at.row, k), Bs(k, at.col), acc);
+    __syncthreads();
+  }
+  make_global_matrix(c, M, N)(origin.row + at.row, origin.col + at.col) = acc;
+}
+template __global__ void matmul<32>(const float*, const float*, float*, int, int, int);
+
 // README: RuntimeTile and carving dynamic shared memory.
 using BlockReduce = cub::BlockReduce<float, 256>;
 struct Carved { smemtile::RuntimeTile<float> tile; BlockReduce::TempStorage* reduce; };
