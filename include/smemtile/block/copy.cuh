@@ -276,6 +276,24 @@ SMEMTILE_DEVICE unsigned load_realigned_word(const void* p) {
   return __funnelshift_r(load_global_unit<Mover>(word), load_global_unit<Mover>(word + 1), 8 * shift);
 }
 
+// A thread's PerThread units of a GroupSize-thread group's Units, in batches of Batch: every
+// load of a batch (load(k) -> Vector) before its stores (store(k, value)), so that several are in
+// flight. Unit k is the thread's (rank + k * GroupSize)-th; units past Units are skipped.
+template <class Vector, int PerThread, int Batch, int GroupSize, int Units, class Load, class Store>
+SMEMTILE_DEVICE void load_then_store(int rank, Load load, Store store) {
+  constexpr bool all_active = Units % GroupSize == 0 && PerThread % Batch == 0;
+#pragma unroll
+  for (int first = 0; first < PerThread; first += Batch) {
+    Vector held[Batch];
+#pragma unroll
+    for (int i = 0; i < Batch; ++i)
+      if (all_active || (first + i < PerThread && rank + (first + i) * GroupSize < Units)) held[i] = load(first + i);
+#pragma unroll
+    for (int i = 0; i < Batch; ++i)
+      if (all_active || (first + i < PerThread && rank + (first + i) * GroupSize < Units)) store(first + i, held[i]);
+  }
+}
+
 // The first unit of this thread in a row-major walk over rows of UnitsPerRow units (rank 1: one row).
 template <int UnitsPerRow, int PerUnit, int Rank, class Group>
 SMEMTILE_DEVICE Coord first_unit_of(const Group& group) {

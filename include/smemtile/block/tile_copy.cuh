@@ -147,31 +147,24 @@ class TileCopy {
     using Vector = std::conditional_t<per_unit == 1, Element, typename detail::VectorOf<bytes>::type>;
     constexpr int batch = per_thread < 64 / bytes ? per_thread : (64 / bytes > 0 ? 64 / bytes : 1);
     const int rank = static_cast<int>(group_.rank());
-#pragma unroll
-    for (int first = 0; first < per_thread; first += batch) {
-      Vector held[batch];
-#pragma unroll
-      for (int pass = 0; pass < 2; ++pass) {
-#pragma unroll
-        for (int i = 0; i < batch; ++i) {
-          const int k = first + i;
-          if (!(exact && per_thread % batch == 0) && (k >= per_thread || rank + k * Group::static_size >= units))
-            continue;
-          const Coord at = unit_coord(k, rank);
-          Element* shared = const_cast<Element*>(tile.data()) + layout.offset(at.row - reach.row, at.col - reach.col);
-          Element* global = const_cast<Element*>(unit_) + unit_offset(k, at);
-          if constexpr (ToTile && Mover::template asynchronous<bytes>) {
-            if (pass == 0) Mover::template start<bytes>(shared, global);
-          } else if (pass == 0) {
-            held[i] = ToTile ? detail::load_global_unit<Mover>(reinterpret_cast<const Vector*>(global))
-                             : *reinterpret_cast<const Vector*>(shared);
-          } else if constexpr (ToTile) {
-            *reinterpret_cast<Vector*>(shared) = held[i];
-          } else {
-            *reinterpret_cast<Vector*>(global) = held[i];
-          }
-        }
-      }
+    const auto shared_unit = [&](int k) {
+      const Coord at = unit_coord(k, rank);
+      return const_cast<Element*>(tile.data()) + layout.offset(at.row - reach.row, at.col - reach.col);
+    };
+    const auto global_unit = [&](int k) { return const_cast<Element*>(unit_) + unit_offset(k, unit_coord(k, rank)); };
+    if constexpr (ToTile && Mover::template asynchronous<bytes>) {
+      // Nothing held in registers: each unit is a copy this thread starts.
+      detail::load_then_store<int, per_thread, batch, Group::static_size, units>(
+          rank, [&](int k) { Mover::template start<bytes>(shared_unit(k), global_unit(k)); return 0; },
+          [](int, int) {});
+    } else if constexpr (ToTile) {
+      detail::load_then_store<Vector, per_thread, batch, Group::static_size, units>(
+          rank, [&](int k) { return detail::load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit(k))); },
+          [&](int k, const Vector& v) { *reinterpret_cast<Vector*>(shared_unit(k)) = v; });
+    } else {
+      detail::load_then_store<Vector, per_thread, batch, Group::static_size, units>(
+          rank, [&](int k) { return *reinterpret_cast<const Vector*>(shared_unit(k)); },
+          [&](int k, const Vector& v) { *reinterpret_cast<Vector*>(global_unit(k)) = v; });
     }
   }
 

@@ -129,28 +129,24 @@ SMEMTILE_DEVICE void global_to_tile_transposed_vectors(const Global& global, Coo
                 "pad that makes them conflict-free and keeps 16-byte fragment reads)");
   const int rank = static_cast<int>(group.rank());
   const Element* base = global.data_handle() + static_cast<long long>(origin.row) * global.stride(0) + origin.col;
+  const auto unit_at = [&](int k) {
+    const int unit = rank + k * Group::static_size;
+    return Coord{unit / units_per_row, (unit % units_per_row) * per};  // global region row, column
+  };
+  load_then_store<Vector, per_thread, batch, Group::static_size, units>(
+      rank,
+      [&](int k) {
+        const Coord at = unit_at(k);
+        return load_global_unit<SyncMove>(
+            reinterpret_cast<const Vector*>(base + static_cast<long long>(at.row) * global.stride(0) + at.col));
+      },
+      [&](int k, const Vector& held) {
+        const Coord at = unit_at(k);
+        Element elements[per];
+        std::memcpy(elements, &held, Bytes);
 #pragma unroll
-  for (int first = 0; first < per_thread; first += batch) {
-    Vector held[batch];
-#pragma unroll
-    for (int pass = 0; pass < 2; ++pass) {
-#pragma unroll
-      for (int i = 0; i < batch; ++i) {
-        const int unit = rank + (first + i) * Group::static_size;
-        if (first + i >= per_thread || (units % Group::static_size != 0 && unit >= units)) continue;
-        const int r = unit / units_per_row, c = (unit % units_per_row) * per;
-        if (pass == 0) {
-          held[i] = load_global_unit<SyncMove>(
-              reinterpret_cast<const Vector*>(base + static_cast<long long>(r) * global.stride(0) + c));
-        } else {
-          Element elements[per];
-          std::memcpy(elements, &held[i], Bytes);
-#pragma unroll
-          for (int e = 0; e < per; ++e) tile.data()[layout.offset(c + e, r)] = elements[e];
-        }
-      }
-    }
-  }
+        for (int e = 0; e < per; ++e) tile.data()[layout.offset(at.col + e, at.row)] = elements[e];
+      });
 }
 
 // Whether the transposed vector load applies to this call: the region is inside (or stated so) and
