@@ -125,4 +125,8 @@ if [ -s "$out/pairs_bench.log" ] && command -v python3 >/dev/null; then
   [ -s "$sass_table" ] && sass_args=(--sass "$sass_table")
   python3 "$root/scripts/pairs_report.py" "$out/pairs_bench.log" "${sass_args[@]}" --out "$out/pairs.md" || status=1
 fi
+if command -v python3 >/dev/null && { [ -s "$out/stencil_bench.csv" ] || [ -s "$out/transpose_bench.csv" ]; }; then
+  # The stencils by boundary and path, and the transposes' narrow and batch shapes.
+  python3 "$root/scripts/axes_report.py" "$out" >"$out/axes.md" || status=1
+fi
 exit $status
