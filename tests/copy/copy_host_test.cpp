@@ -640,3 +640,54 @@ TEST_CASE("transposed loads: the bank model finds the SGEMM's k-major A tile's p
   CHECK(smemtile::transposed_load_bank_cost(smemtile::PaddedLayout<16, 64, 2>{}, 4, 16).conflicts == 0);
   CHECK(smemtile::smallest_transposed_load_pad(8, 8, 64) % 2 == 0);
 }
+
+namespace {
+struct HostGroup256 {
+  static constexpr int static_size = 256;
+};
+struct HostGroup32 {
+  static constexpr int static_size = 32;
+};
+}  // namespace
+
+TEST_CASE("copy widths from the types: a halo tile's interior start bounds the width of its stores") {
+  using smemtile::detail::static_unit_bytes;
+  // Loads start at the storage's first element; stores at the interior's (0, 0).
+  using Halo2 = smemtile::HaloLayout<16, 32, 2, 2>;  // rows of 36 floats (144 bytes); (0, 0) at byte 296
+  static_assert(static_unit_bytes<true, float, 16, Halo2>() == 8, "");
+  static_assert(static_unit_bytes<false, float, 16, Halo2>() == 8, "");  // 16 before: misaligned LDS.128
+  using Halo1 = smemtile::HaloLayout<16, 32, 1, 1>;  // rows of 136 bytes; (0, 0) at byte 140
+  static_assert(static_unit_bytes<true, float, 16, Halo1>() == 4, "");
+  static_assert(static_unit_bytes<false, float, 16, Halo1>() == 4, "");  // 8 before
+  using Halo4 = smemtile::HaloLayout<8, 32, 1, 4>;  // rows of 160 bytes; (0, 0) at byte 176
+  static_assert(static_unit_bytes<false, float, 16, Halo4>() == 16, "");
+  using Halo1D = smemtile::HaloLayout<1, 64, 0, 1, 0, 1>;  // 66 floats; interior from byte 4
+  static_assert(static_unit_bytes<false, float, 16, Halo1D>() == 4, "");
+  static_assert(static_unit_bytes<false, float, 16, smemtile::PaddedLayout<8, 32, 4>>() == 16, "");
+  using Aligned = smemtile::AlignedMatrix<float, 16>;
+  using Vector = smemtile::AlignedVector<float, 16>;
+  // A warp storing the 1D halo tile's interior: element units (it took 8-byte units from byte 4).
+  static_assert(smemtile::detail::known_unit_bytes<false, float, Vector, Halo1D, HostGroup32>() == 4, "");
+  static_assert(smemtile::detail::known_unit_bytes<false, float, Aligned, Halo2, HostGroup256>() == 8, "");
+  static_assert(smemtile::detail::known_unit_bytes<true, float, Aligned, smemtile::PaddedLayout<8, 32>, HostGroup32>() == 16, "");
+  // A plain matrix of floats guarantees 4 bytes: no width known unless the group takes elements.
+  static_assert(smemtile::detail::known_unit_bytes<true, float, smemtile::GlobalMatrix<float>,
+                                                   smemtile::PaddedLayout<8, 32>, HostGroup32>() == 0, "");
+  static_assert(smemtile::detail::known_unit_bytes<true, float, smemtile::GlobalMatrix<float>,
+                                                   smemtile::PaddedLayout<16, 16>, HostGroup256>() == 4, "");
+}
+
+TEST_CASE("transposed loads: a group's narrower width is taken only where its stores stay conflict-free") {
+  using smemtile::detail::transposed_load_bytes;
+  using smemtile::PaddedLayout;
+  // TransposedLoadTile<float, 4, 128>: pad 0, conflict-free in 16-byte units; 256 threads would
+  // divide 8-byte units evenly, whose stores conflict (the bank check refused the tile it proposes).
+  constexpr int pad_f = smemtile::transposed_load_pad<float, 4, 128>::value;
+  static_assert(transposed_load_bytes<float, PaddedLayout<4, 128, pad_f>, HostGroup256>() == 16, "");
+  CHECK(smemtile::transposed_load_bank_cost(PaddedLayout<4, 128, pad_f>{}, 4, 8).conflicts > 0);
+  constexpr int pad_b = smemtile::transposed_load_pad<unsigned char, 16, 128>::value;
+  constexpr int bytes_b = transposed_load_bytes<unsigned char, PaddedLayout<16, 128, pad_b>, HostGroup256>();
+  CHECK(smemtile::transposed_load_bank_cost(PaddedLayout<16, 128, pad_b>{}, 1, bytes_b).conflicts == 0);
+  // Where the narrower width is conflict-free it is still taken (every thread the same count).
+  static_assert(transposed_load_bytes<float, PaddedLayout<8, 128, 4>, HostGroup256>() == 16, "");
+}

@@ -99,6 +99,66 @@ SMEMTILE_HOST_DEVICE constexpr bool layout_allows_vector(const Layout& layout, i
   }
 }
 
+namespace detail {
+
+// The widest unit (bytes) that a copy of a static layout may use with global rows aligned to
+// `Aligned` bytes: the layout keeps it whole, and the region's rows, and its first column relative
+// to the origin, are whole units. 0 where the types decide nothing (a run-time layout, or Aligned
+// below the element: a view without a unit stride in its type).
+template <bool ToTile, class Element, int Aligned, class Layout>
+SMEMTILE_HOST_DEVICE constexpr int static_unit_bytes() {
+  constexpr int elem = static_cast<int>(sizeof(Element));
+  constexpr int aligned = Aligned;
+  if constexpr (!Layout::is_static || aligned < elem) {
+    return 0;
+  } else {
+    constexpr Layout layout{};
+    constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
+    constexpr int row_bytes = (layout.cols() + 2 * reach.col) * elem;
+    // The region's first element in the tile: a halo tile's storage start when loading, its
+    // interior's (0, 0) when storing (a StaticHaloTile<float, 16, 32, 1, 1> stores its interior
+    // from element 35 of its storage: 4-byte aligned only, whatever its 136-byte rows allow).
+    constexpr int first_byte = layout.offset(-reach.row, -reach.col) * elem;
+    for (int bytes = 16; bytes > elem; bytes /= 2)
+      if (bytes <= aligned && layout_allows_vector(layout, elem, bytes) && row_bytes % bytes == 0 &&
+          (reach.col * elem) % bytes == 0 && first_byte % bytes == 0)
+        return bytes;
+    return elem;
+  }
+}
+
+// The width of a copy decided by the types alone: the width the group would take (width_for_group
+// of the widest the layout allows) where the view's type guarantees it (static_unit_bytes with the
+// view's row alignment), so that no run-time test could choose better; else 0 (the widths are
+// tried at run time, copy_inside).
+// Of the widths up to `widest`, a group of GroupSize threads (0: unknown) takes the widest that
+// gives every thread the same number of units (no thread idles, no predicate), else `widest`.
+template <bool ToTile, class Element, class Layout>
+SMEMTILE_HOST_DEVICE constexpr int width_for_group(int widest, int group_size) {
+  constexpr Layout layout{};
+  constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
+  constexpr int region_bytes = (layout.rows() + 2 * reach.row) * (layout.cols() + 2 * reach.col) *
+                               static_cast<int>(sizeof(Element));
+  if (group_size <= 0) return widest;
+  for (int bytes = widest; bytes >= static_cast<int>(sizeof(Element)); bytes /= 2)
+    if ((region_bytes / bytes) % group_size == 0) return bytes;
+  return widest;
+}
+
+template <bool ToTile, class Element, class Global, class Layout, class Group>
+SMEMTILE_HOST_DEVICE constexpr int known_unit_bytes() {
+  constexpr int known = static_unit_bytes<ToTile, Element, static_cast<int>(guaranteed_row_alignment<Global>()), Layout>();
+  if constexpr (known > 0) {
+    constexpr int best = width_for_group<ToTile, Element, Layout>(static_unit_bytes<ToTile, Element, 16, Layout>(),
+                                                                  Group::static_size);
+    return best <= known ? best : 0;
+  } else {
+    return 0;
+  }
+}
+
+}  // namespace detail
+
 /// The shared-side access of warp `warp` of a copy of `layout` in units of `vector_bytes`: lane t
 /// takes unit 32 * warp + t of a row-major walk over the copied region (halo included).
 template <class Layout>
@@ -586,58 +646,6 @@ SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_fi
     } else {
       if (inside) *const_cast<Element*>(global_pointer(global, g.row, g.col)) = *shared;
     }
-  }
-}
-
-// The widest unit (bytes) that a copy of a static layout may use with global rows aligned to
-// `Aligned` bytes: the layout keeps it whole, and the region's rows, and its first column relative
-// to the origin, are whole units. 0 where the types decide nothing (a run-time layout, or Aligned
-// below the element: a view without a unit stride in its type).
-template <bool ToTile, class Element, int Aligned, class Layout>
-SMEMTILE_HOST_DEVICE constexpr int static_unit_bytes() {
-  constexpr int elem = static_cast<int>(sizeof(Element));
-  constexpr int aligned = Aligned;
-  if constexpr (!Layout::is_static || aligned < elem) {
-    return 0;
-  } else {
-    constexpr Layout layout{};
-    constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
-    constexpr int row_bytes = (layout.cols() + 2 * reach.col) * elem;
-    for (int bytes = 16; bytes > elem; bytes /= 2)
-      if (bytes <= aligned && layout_allows_vector(layout, elem, bytes) && row_bytes % bytes == 0 &&
-          (reach.col * elem) % bytes == 0)
-        return bytes;
-    return elem;
-  }
-}
-
-// The width of a copy decided by the types alone: the width the group would take (width_for_group
-// of the widest the layout allows) where the view's type guarantees it (static_unit_bytes with the
-// view's row alignment), so that no run-time test could choose better; else 0 (the widths are
-// tried at run time, copy_inside).
-// Of the widths up to `widest`, a group of GroupSize threads (0: unknown) takes the widest that
-// gives every thread the same number of units (no thread idles, no predicate), else `widest`.
-template <bool ToTile, class Element, class Layout>
-SMEMTILE_HOST_DEVICE constexpr int width_for_group(int widest, int group_size) {
-  constexpr Layout layout{};
-  constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};
-  constexpr int region_bytes = (layout.rows() + 2 * reach.row) * (layout.cols() + 2 * reach.col) *
-                               static_cast<int>(sizeof(Element));
-  if (group_size <= 0) return widest;
-  for (int bytes = widest; bytes >= static_cast<int>(sizeof(Element)); bytes /= 2)
-    if ((region_bytes / bytes) % group_size == 0) return bytes;
-  return widest;
-}
-
-template <bool ToTile, class Element, class Global, class Layout, class Group>
-SMEMTILE_HOST_DEVICE constexpr int known_unit_bytes() {
-  constexpr int known = static_unit_bytes<ToTile, Element, static_cast<int>(guaranteed_row_alignment<Global>()), Layout>();
-  if constexpr (known > 0) {
-    constexpr int best = width_for_group<ToTile, Element, Layout>(static_unit_bytes<ToTile, Element, 16, Layout>(),
-                                                                  Group::static_size);
-    return best <= known ? best : 0;
-  } else {
-    return 0;
   }
 }
 

@@ -120,6 +120,17 @@ SMEMTILE_DEVICE auto fragment_pointer(const View& view, int row, int col) {
   return view.data() + view.layout().offset(row, col);
 }
 
+// Where piece k (per elements) of a fragment at (row, col) lies: the first piece is `first`; the
+// others go through the layout, since a swizzled layout keeps only its vector_bytes together (a
+// SwizzledTile<float4>'s 2-element fragments, a TransposeTile's 3-float ones crossing a 16-byte
+// chunk read elements of other columns as first + k * per). For row-contiguous layouts the
+// compiler folds the offset to first + k * per.
+template <int N, int Per, class View, class Element>
+SMEMTILE_DEVICE Element* fragment_piece(const View& view, Element* first, int row, int col, int k) {
+  if (N == Per || k == 0) return first;
+  return const_cast<Element*>(view.data()) + view.layout().offset(row, col + k * Per);
+}
+
 // Moves N elements between `from` and `to` in Bytes-wide vectors whose k-th starts at piece(k).
 template <int Bytes, int N, class Element, class Piece>
 SMEMTILE_DEVICE void load_pieces(Element (&to)[N], Piece piece) {
@@ -168,11 +179,7 @@ SMEMTILE_DEVICE auto load_fragment(const Tile& tile, int row, int col) {
   constexpr int per = bytes / static_cast<int>(sizeof(Element));
   const Element* first = detail::fragment_pointer<N>(view, row, col);
   Fragment<Element, N> fragment;
-  detail::load_pieces<bytes>(fragment.values, [&](int k) {
-    return per == 1 || View::layout_type::vector_bytes >= N * static_cast<int>(sizeof(Element))
-               ? first + k * per
-               : view.data() + view.layout().offset(row, col + k * per);
-  });
+  detail::load_pieces<bytes>(fragment.values, [&](int k) { return detail::fragment_piece<N, per>(view, first, row, col, k); });
   return fragment;
 }
 
@@ -191,11 +198,7 @@ SMEMTILE_DEVICE void store_fragment(Tile&& tile, int row, int col, const Fragmen
   constexpr int bytes = fragment_access_bytes(static_cast<int>(sizeof(Element)), N);
   constexpr int per = bytes / static_cast<int>(sizeof(Element));
   Element* first = const_cast<Element*>(detail::fragment_pointer<N>(view, row, col));
-  detail::store_pieces<bytes>(fragment.values, [&](int k) {
-    return per == 1 || View::layout_type::vector_bytes >= N * static_cast<int>(sizeof(Element))
-               ? first + k * per
-               : view.data() + view.layout().offset(row, col + k * per);
-  });
+  detail::store_pieces<bytes>(fragment.values, [&](int k) { return detail::fragment_piece<N, per>(view, first, row, col, k); });
 }
 
 /// global(row, col) ... global(row, col + N - 1) in registers (a rank-2 mdspan whose type

@@ -83,9 +83,12 @@ class TileCopy {
     unit_ = global.data_handle() + (origin.row - reach.row + first_.row) * pitch_ +
             (origin.col - reach.col + first_.col);
     step_offset_ = step.row * pitch_ + step.col;
-    vectors_fit_ = known_bytes > 0 || per_unit == 1 ||
-                   (global.stride(1) == 1 && reinterpret_cast<unsigned long long>(global.data_handle()) % bytes == 0 &&
-                    (pitch_ * elem) % bytes == 0);
+    // The planned walk steps along a row by one element (a view whose columns are not contiguous,
+    // a layout_stride one, takes the general copy on every load, even for units of one element).
+    vectors_fit_ = known_bytes > 0 ||
+                   (global.stride(1) == 1 &&
+                    (per_unit == 1 || (reinterpret_cast<unsigned long long>(global.data_handle()) % bytes == 0 &&
+                                       (pitch_ * elem) % bytes == 0)));
   }
 
   /// The origin the next load or store moves (the interior's (0, 0) for a halo tile).
@@ -124,12 +127,25 @@ class TileCopy {
   SMEMTILE_DEVICE void move(TileRef<T, L> tile) const {
     static_assert(std::is_same<L, Layout>::value, "smemtile::TileCopy: the tile's layout is not the planned one");
     const Coord first = origin_ - reach;
-    bool fast = vectors_fit_ && (known_bytes > 0 || per_unit == 1 || first.col % per_unit == 0);
+    bool fast = vectors_fit_;
     if constexpr (detail::AssumesInside<Boundary>::value) {
       SMEMTILE_CHECK(detail::region_inside(global_, first, region_rows, region_cols),
                      "smemtile TileCopy with boundary::inside: the region reaches outside the array (values: first "
                      "row, first column, rows, columns)", first.row, first.col, region_rows, region_cols);
+      // With an aligned view and boundary::inside the first column is the caller's word (as for
+      // copy_global_to_tile); otherwise it is tested.
+      if constexpr (known_bytes > 0 && per_unit > 1) {
+        SMEMTILE_CHECK(first.col % per_unit == 0,
+                       "smemtile TileCopy with an aligned view: the region's first column (origin - halo) is not "
+                       "aligned to the copy's vector (values: first column, elements per vector)",
+                       first.col, per_unit, 0, 0);
+      } else if constexpr (per_unit > 1) {
+        fast = fast && first.col % per_unit == 0;
+      }
     } else {
+      // Not stated inside: the column is tested as copy_global_to_tile tests it (an aligned view at
+      // an origin off the vector grid took misaligned vectors here).
+      if constexpr (per_unit > 1) fast = fast && first.col % per_unit == 0;
       fast = fast && detail::region_inside(global_, first, region_rows, region_cols);
     }
     if (fast) {

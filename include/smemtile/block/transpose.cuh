@@ -522,12 +522,17 @@ SMEMTILE_DEVICE void copy_global_to_tile_transposed(const Global& global, Coord 
       detail::check_global_view(global);
       const bool fit = detail::transposed_vectors_fit<bytes, Element, Global, Boundary>(global, origin, view.cols(),
                                                                                          view.rows());
-      if constexpr (detail::AssumesInside<Boundary>::value) {
+      if constexpr (detail::AssumesInside<Boundary>::value &&
+                    static_cast<int>(guaranteed_row_alignment<Global>()) >= bytes) {
+        (void)fit;  // true: the debug checks are in transposed_vectors_fit
         detail::global_to_tile_transposed_vectors<bytes>(global, origin, view, group);
       } else if (fit) {
         detail::global_to_tile_transposed_vectors<bytes>(global, origin, view, group);
       } else {
-        copy_global_to_tile(global, origin, view.transposed(), boundary, group);
+        // Edges, and rows the vectors do not fit: element by element down the tile's columns. The
+        // bank check is off here as in the transposes' fallbacks: it refused the TransposedLoadTile
+        // whose pad suits the vector stores (TransposedLoadTile<float, 4, 128> with boundary::zero).
+        detail::copy<true, detail::SyncMove, false>(global, origin, view.transposed(), boundary, group);
       }
     } else {
       copy_global_to_tile(global, origin, view.transposed(), boundary, group);

@@ -84,8 +84,6 @@ struct transposed_load_pad {
 template <class T, int Rows, int Cols>
 using TransposedLoadTile = StaticTile<T, Rows, Cols, transposed_load_pad<T, Rows, Cols>::value>;
 
-#if defined(__CUDACC__)
-
 namespace detail {
 
 // The width of a transposed vector load into a static padded layout by a group of static size
@@ -104,11 +102,22 @@ SMEMTILE_HOST_DEVICE constexpr int transposed_load_bytes() {
     int widest = elem;
     while (widest < 16 && (layout.rows() * elem) % (2 * widest) == 0) widest *= 2;
     const int units_total = layout.rows() * layout.cols() * elem;
+    // A narrower width only where its element stores stay conflict-free too: a TransposedLoadTile's
+    // pad is chosen for the widest (TransposedLoadTile<float, 4, 128> with 256 threads took 8-byte
+    // units, whose stores conflict, and the bank check refused the very tile it proposes).
     for (int bytes = widest; bytes > elem; bytes /= 2)
-      if ((units_total / bytes) % Group::static_size == 0) return bytes;
+      if ((units_total / bytes) % Group::static_size == 0 &&
+          (bytes == widest || transposed_load_bank_cost(layout, elem, bytes).conflicts == 0))
+        return bytes;
     return widest > elem ? widest : 0;
   }
 }
+
+}  // namespace detail
+
+#if defined(__CUDACC__)
+
+namespace detail {
 
 // Bytes-wide loads along the global rows, element stores down the tile's columns; the region
 // (Cols x Rows at `origin`) lies inside the array and its rows are aligned to Bytes.
@@ -154,16 +163,21 @@ SMEMTILE_DEVICE void global_to_tile_transposed_vectors(const Global& global, Coo
 template <int Bytes, class Element, class Global, class Boundary>
 SMEMTILE_DEVICE bool transposed_vectors_fit(const Global& global, Coord origin, int rows, int cols) {
   constexpr int per = Bytes / static_cast<int>(sizeof(Element));
+  constexpr bool typed = static_cast<int>(guaranteed_row_alignment<Global>()) >= Bytes;
   bool fit = origin.col % per == 0;
-  if constexpr (static_cast<int>(guaranteed_row_alignment<Global>()) < Bytes)
+  if constexpr (!typed)
     fit = fit && global.stride(1) == 1 && reinterpret_cast<unsigned long long>(global.data_handle()) % Bytes == 0 &&
           (static_cast<long long>(global.stride(0)) * static_cast<long long>(sizeof(Element))) % Bytes == 0;
   if constexpr (AssumesInside<Boundary>::value) {
-    SMEMTILE_CHECK(region_inside(global, origin, rows, cols) && fit,
+    // boundary::inside states where the region lies, not how the array is aligned: only a view
+    // whose type guarantees the rows' alignment (make_aligned_matrix) skips the tests, its first
+    // column then being the caller's word (as for copy_global_to_tile). A plain view is tested.
+    SMEMTILE_CHECK(region_inside(global, origin, rows, cols) && (!typed || fit),
                    "smemtile copy_global_to_tile_transposed with boundary::inside: the region reaches outside the "
-                   "array, or its first column is not aligned to the vector (values: origin row, col, rows, cols)",
+                   "array, or (aligned view) its first column is not aligned to the vector (values: origin row, col, "
+                   "rows, cols)",
                    origin.row, origin.col, rows, cols);
-    return true;
+    return typed || fit;
   } else {
     return fit && region_inside(global, origin, rows, cols);
   }

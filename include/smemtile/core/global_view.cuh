@@ -51,6 +51,10 @@ struct layout_pitched {
       for (std::size_t r = rank_ - 1; r > 0; --r) {
         p *= e.extent(r);
         pitches_[r - 1] = p;
+        // AlignedMatrix<float, 16>(ptr, rows, 6) promised 16-byte rows of 24 bytes unchecked.
+        SMEMTILE_CHECK(p % PitchMultiple == 0,
+                       "layout_pitched: a dense pitch is not a multiple of the layout's pitch multiple (values: "
+                       "pitch, multiple)", p, PitchMultiple, 0, 0);
       }
     }
     /// Outer strides given (`pitches[r]` is stride(r), r < rank - 1).
