@@ -22,6 +22,8 @@
 #pragma once
 
 #include "../config.cuh"                // SMEMTILE_DEVICE
+#include <type_traits>  // std::is_same
+
 #include "../core/record_layout.cuh"    // record_pitch, record_capacity, FastDivmod
 
 namespace smemtile {
@@ -71,6 +73,108 @@ SMEMTILE_DEVICE int run_head(const void* p, int n) {
   return head < n ? head : n;
 }
 
+// Transposes L x L elements of E bytes (L = 4 / E) held in L words: element e of word i becomes
+// element i of word e (its own inverse). Byte permutes, no shared-memory round trip.
+template <int E>
+SMEMTILE_DEVICE void transpose_words(unsigned (&w)[4 / E]) {
+  if constexpr (E == 1) {
+    const unsigned lo01 = __byte_perm(w[0], w[1], 0x5140), hi01 = __byte_perm(w[0], w[1], 0x7362);
+    const unsigned lo23 = __byte_perm(w[2], w[3], 0x5140), hi23 = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(lo01, lo23, 0x5410);
+    w[1] = __byte_perm(lo01, lo23, 0x7632);
+    w[2] = __byte_perm(hi01, hi23, 0x5410);
+    w[3] = __byte_perm(hi01, hi23, 0x7632);
+  } else if constexpr (E == 2) {
+    const unsigned lo = __byte_perm(w[0], w[1], 0x5410), hi = __byte_perm(w[0], w[1], 0x7632);
+    w[0] = lo;
+    w[1] = hi;
+  }
+}
+
+// Word b (a constant after unrolling) of a 16-byte chunk.
+SMEMTILE_DEVICE unsigned chunk_word(const uint4& v, int b) { return b == 0 ? v.x : b == 1 ? v.y : b == 2 ? v.z : v.w; }
+
+// Walks a record layout (k elements of E <= 4 bytes, pitch P) in flat order f = r k + c from f0:
+// one division at the start, then an add and a compare per element, so that a 16-byte chunk of a
+// contiguous run of records costs no division per element.
+template <int E>
+struct RecordCursor {
+  static constexpr int V = record_skew_group(E);  // records per skew word
+  int offset;  // record_offset(r, c, P, E)
+  int c;       // element of the record
+  int group;   // r % V
+  int k;       // elements per record
+  int step;    // from past a record's last element to the next record's first: P - k
+  SMEMTILE_DEVICE RecordCursor(unsigned f0, const FastDivmod& by_k, int P) : k(static_cast<int>(by_k.divisor)), step(P - k) {
+    unsigned rem = 0;
+    const int r = static_cast<int>(by_k.divmod(f0, rem));
+    c = static_cast<int>(rem);
+    group = r % V;
+    offset = record_offset(r, c, P, E);
+  }
+  SMEMTILE_DEVICE void next() {
+    ++offset;
+    if (++c == k) {
+      c = 0;
+      offset += step;
+      if (++group == V) {
+        group = 0;
+        offset += 4 / E;  // the skew word
+      }
+    }
+  }
+};
+
+
+// The heads and tails of runs_vectorizable runs (elements t < head and t >= head + vectors V of
+// each run): dst[c * ld + t] = get(c, t).
+template <int V, class U, class Get, class Block>
+SMEMTILE_DEVICE void store_run_edges(U* dst, long long ld, int runs, int n, int head, int vectors, Get get, Block block) {
+  const int edge = n - vectors * V;
+  if (edge == 0) return;
+  const FastDivmod by_edge(static_cast<unsigned>(edge));
+  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += block.size()) {
+    unsigned e = 0;
+    const unsigned c = by_edge.divmod(q, e);
+    const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
+    dst[c * ld + t] = get(static_cast<int>(c), t);
+  }
+}
+
+// Runs that take no 16-byte accesses: dst[c * ld + t] = get(c, t) element by element.
+template <class U, class Get, class Block>
+SMEMTILE_DEVICE void store_run_elements(U* dst, long long ld, int runs, int n, Get get, Block block) {
+  const FastDivmod by_n(static_cast<unsigned>(n));
+  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(n); q += block.size()) {
+    unsigned t = 0;
+    const unsigned c = by_n.divmod(q, t);
+    dst[c * ld + t] = get(static_cast<int>(c), static_cast<int>(t));
+  }
+}
+
+// load_runs' counterparts of the two above: put(c, t, src[c * ld + t]).
+template <int V, class T, class Put, class Block>
+SMEMTILE_DEVICE void load_run_edges(const T* src, long long ld, int runs, int n, int head, int vectors, Put put, Block block) {
+  const int edge = n - vectors * V;
+  if (edge == 0) return;
+  const FastDivmod by_edge(static_cast<unsigned>(edge));
+  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += block.size()) {
+    unsigned e = 0;
+    const unsigned c = by_edge.divmod(q, e);
+    const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
+    put(static_cast<int>(c), t, src[c * ld + t]);
+  }
+}
+template <class T, class Put, class Block>
+SMEMTILE_DEVICE void load_run_elements(const T* src, long long ld, int runs, int n, Put put, Block block) {
+  const FastDivmod by_n(static_cast<unsigned>(n));
+  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(n); q += block.size()) {
+    unsigned t = 0;
+    const unsigned c = by_n.divmod(q, t);
+    put(static_cast<int>(c), static_cast<int>(t), src[c * ld + t]);
+  }
+}
+
 }  // namespace detail
 
 /// For each run c < runs and element t < n: dst[c * ld + t] = get(c, t), the block's threads
@@ -113,6 +217,36 @@ SMEMTILE_DEVICE void store_runs(U* dst, long long ld, int runs, int n, Get get, 
   }
 }
 
+/// store_runs by 16-byte chunks of G runs at once: where runs_vectorizable, each item (group g,
+/// chunk start t0) gets the chunks of runs g G .. g G + G - 1 at t0 from get_chunks(g, t0, uint4
+/// (&)[G]) and stores those of runs < runs; heads, tails and unvectorizable runs take get(c, t).
+/// A chunk built whole (one division per item, words and byte permutes) is what keeps 1- and
+/// 2-byte runs from costing an index computation and a shared access per element.
+template <int G, class U, class GetChunks, class Get, class Block>
+SMEMTILE_DEVICE void store_run_chunks(U* dst, long long ld, int runs, int n, GetChunks get_chunks, Get get, Block block) {
+  constexpr int V = detail::run_vector_elems<U>;
+  if (!detail::runs_vectorizable<U>(dst, ld, runs, n)) {
+    detail::store_run_elements(dst, ld, runs, n, get, block);
+    return;
+  }
+  const int head = detail::run_head<U>(dst, n);
+  const int vectors = (n - head) / V;
+  const unsigned groups = static_cast<unsigned>((runs + G - 1) / G);
+  const FastDivmod by_vectors(static_cast<unsigned>(vectors));
+  for (unsigned q = block.rank(); q < groups * static_cast<unsigned>(vectors); q += block.size()) {
+    unsigned v = 0;
+    const unsigned g = by_vectors.divmod(q, v);
+    const int t0 = head + static_cast<int>(v) * V;
+    uint4 chunk[G];
+    get_chunks(static_cast<int>(g), t0, chunk);
+#pragma unroll
+    for (int i = 0; i < G; ++i)
+      if (G == 1 || static_cast<int>(g) * G + i < runs)
+        *reinterpret_cast<uint4*>(dst + (static_cast<long long>(g) * G + i) * ld + t0) = chunk[i];
+  }
+  detail::store_run_edges<V>(dst, ld, runs, n, head, vectors, get, block);
+}
+
 /// For each run c < runs and element t < n: put(c, t, src[c * ld + t]), the block's threads taking
 /// consecutive elements (16-byte loads on the runs' aligned interiors where runs_vectorizable,
 /// else element loads). Reads nothing outside the runs.
@@ -153,6 +287,35 @@ SMEMTILE_DEVICE void load_runs(const T* src, long long ld, int runs, int n, Put 
   }
 }
 
+/// load_runs by 16-byte chunks of G runs at once (store_run_chunks' inverse): put_chunks(g, t0,
+/// const uint4 (&)[G]) takes the chunks of runs g G .. g G + G - 1 at t0 (zero past the last run);
+/// heads, tails and unvectorizable runs go to put(c, t, value). Reads nothing outside the runs.
+template <int G, class T, class PutChunks, class Put, class Block>
+SMEMTILE_DEVICE void load_run_chunks(const T* src, long long ld, int runs, int n, PutChunks put_chunks, Put put, Block block) {
+  constexpr int V = detail::run_vector_elems<T>;
+  if (!detail::runs_vectorizable<T>(src, ld, runs, n)) {
+    detail::load_run_elements(src, ld, runs, n, put, block);
+    return;
+  }
+  const int head = detail::run_head<T>(src, n);
+  const int vectors = (n - head) / V;
+  const unsigned groups = static_cast<unsigned>((runs + G - 1) / G);
+  const FastDivmod by_vectors(static_cast<unsigned>(vectors));
+  for (unsigned q = block.rank(); q < groups * static_cast<unsigned>(vectors); q += block.size()) {
+    unsigned v = 0;
+    const unsigned g = by_vectors.divmod(q, v);
+    const int t0 = head + static_cast<int>(v) * V;
+    uint4 chunk[G];
+#pragma unroll
+    for (int i = 0; i < G; ++i)
+      chunk[i] = G == 1 || static_cast<int>(g) * G + i < runs
+                     ? *reinterpret_cast<const uint4*>(src + (static_cast<long long>(g) * G + i) * ld + t0)
+                     : uint4{0u, 0u, 0u, 0u};
+    put_chunks(static_cast<int>(g), t0, static_cast<const uint4(&)[G]>(chunk));
+  }
+  detail::load_run_edges<V>(src, ld, runs, n, head, vectors, put, block);
+}
+
 /// Loads `count` records of k elements (record r at src + r * pitch) into `tile` (shared memory,
 /// at least count * record_pitch(k, sizeof(T)) elements). With pitch == k the records are one
 /// contiguous run, read with 16-byte loads on its aligned interior. Does not synchronize.
@@ -162,11 +325,22 @@ SMEMTILE_DEVICE void load_records(const T* src, long long pitch, int count, int 
   const int P = record_pitch(k, E);
   if (pitch == k) {
     const FastDivmod by_k(static_cast<unsigned>(k));
-    load_runs(src, 0, 1, count * k, [&](int, int f, const T& v) {
+    auto put = [&](int, int f, const T& v) {
       unsigned c = 0;
       const unsigned r = by_k.divmod(static_cast<unsigned>(f), c);
       tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v;
-    }, block);
+    };
+    if constexpr (E <= 4) {  // a chunk's elements walked from one division
+      load_run_chunks<1>(src, 0, 1, count * k, [&](int, int f0, const uint4 (&chunk)[1]) {
+        alignas(16) T buffer[16 / E];
+        *reinterpret_cast<uint4*>(buffer) = chunk[0];
+        detail::RecordCursor<E> at(static_cast<unsigned>(f0), by_k, P);
+#pragma unroll
+        for (int e = 0; e < 16 / E; ++e, at.next()) tile[at.offset] = buffer[e];
+      }, put, block);
+    } else {
+      load_runs(src, 0, 1, count * k, put, block);
+    }
   } else {
     load_runs(src, pitch, count, k, [&](int r, int c, const T& v) { tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v; }, block);
   }
@@ -180,15 +354,78 @@ SMEMTILE_DEVICE void store_records(const T* tile, int count, int k, T* dst, long
   const int P = record_pitch(k, E);
   if (pitch == k) {
     const FastDivmod by_k(static_cast<unsigned>(k));
-    store_runs(dst, 0, 1, count * k, [&](int, int f) {
+    auto get = [&](int, int f) {
       unsigned c = 0;
       const unsigned r = by_k.divmod(static_cast<unsigned>(f), c);
       return tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)];
-    }, block);
+    };
+    if constexpr (E <= 4) {
+      store_run_chunks<1>(dst, 0, 1, count * k, [&](int, int f0, uint4 (&chunk)[1]) {
+        alignas(16) T buffer[16 / E];
+        detail::RecordCursor<E> at(static_cast<unsigned>(f0), by_k, P);
+#pragma unroll
+        for (int e = 0; e < 16 / E; ++e, at.next()) buffer[e] = tile[at.offset];
+        chunk[0] = *reinterpret_cast<const uint4*>(buffer);
+      }, get, block);
+    } else {
+      store_runs(dst, 0, 1, count * k, get, block);
+    }
   } else {
     store_runs(dst, pitch, count, k, [&](int r, int c) { return tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)]; }, block);
   }
 }
+
+namespace detail {
+
+// store_channels for T of 1, 2 or 4 bytes, unconverted: one item is L = 4 / E channels (one word
+// of each record) by V = 16 / E records; it reads V words (conflict-free: lanes are V records
+// apart, record_layout_conflict_free), transposes them in registers and writes L 16-byte chunks.
+template <class T, class Block>
+SMEMTILE_DEVICE void store_channel_words(const T* tile, int count, int k, T* dst, long long ld, Block block) {
+  constexpr int E = static_cast<int>(sizeof(T)), L = 4 / E, V = 16 / E;
+  const int P = record_pitch(k, E), pw = P / L;  // words per record
+  const unsigned* words = reinterpret_cast<const unsigned*>(tile);
+  store_run_chunks<L>(dst, ld, k, count, [&](int g, int t0, uint4 (&chunk)[L]) {
+    const unsigned* w0 = words + t0 * pw + t0 / V + g;  // word g of record t0
+    const int wrap = V - t0 % V;                         // records from t0 to the next skew word
+    unsigned out[L][4];
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {  // word b of each chunk: records t0 + b L .. t0 + b L + L - 1
+      unsigned w[L];
+#pragma unroll
+      for (int i = 0; i < L; ++i) w[i] = w0[(b * L + i) * pw + (b * L + i >= wrap)];
+      transpose_words<E>(w);
+#pragma unroll
+      for (int i = 0; i < L; ++i) out[i][b] = w[i];
+    }
+#pragma unroll
+    for (int i = 0; i < L; ++i) chunk[i] = uint4{out[i][0], out[i][1], out[i][2], out[i][3]};
+  }, [&](int c, int r) { return tile[record_offset(r, c, P, E)]; }, block);
+}
+
+// load_channels for T of 1, 2 or 4 bytes: the inverse of store_channel_words (channels past k
+// land in the records' padding).
+template <class T, class Block>
+SMEMTILE_DEVICE void load_channel_words(const T* src, long long ld, int count, int k, T* tile, Block block) {
+  constexpr int E = static_cast<int>(sizeof(T)), L = 4 / E, V = 16 / E;
+  const int P = record_pitch(k, E), pw = P / L;
+  unsigned* words = reinterpret_cast<unsigned*>(tile);
+  load_run_chunks<L>(src, ld, k, count, [&](int g, int t0, const uint4 (&chunk)[L]) {
+    unsigned* w0 = words + t0 * pw + t0 / V + g;
+    const int wrap = V - t0 % V;
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      unsigned w[L];
+#pragma unroll
+      for (int i = 0; i < L; ++i) w[i] = chunk_word(chunk[i], b);
+      transpose_words<E>(w);
+#pragma unroll
+      for (int i = 0; i < L; ++i) w0[(b * L + i) * pw + (b * L + i >= wrap)] = w[i];
+    }
+  }, [&](int c, int r, const T& v) { tile[record_offset(r, c, P, E)] = v; }, block);
+}
+
+}  // namespace detail
 
 /// De-interleaves: element c of record r of `tile` (count records of k elements) goes, converted,
 /// to dst[c * ld + r]; each channel's run of `count` outputs is written with 16-byte stores on its
@@ -198,8 +435,12 @@ template <class T, class U, class Block, class Convert = NoConversion>
 SMEMTILE_DEVICE void store_channels(const T* tile, int count, int k, U* dst, long long ld, Block block,
                                     Convert convert = {}) {
   constexpr int E = static_cast<int>(sizeof(T));
-  const int P = record_pitch(k, E);
-  store_runs(dst, ld, k, count, [&](int c, int r) { return static_cast<U>(convert(tile[record_offset(r, c, P, E)])); }, block);
+  if constexpr (E <= 4 && std::is_same<T, U>::value && std::is_same<Convert, NoConversion>::value) {
+    detail::store_channel_words(tile, count, k, dst, ld, block);
+  } else {
+    const int P = record_pitch(k, E);
+    store_runs(dst, ld, k, count, [&](int c, int r) { return static_cast<U>(convert(tile[record_offset(r, c, P, E)])); }, block);
+  }
 }
 
 /// Interleaves: src[c * ld + r] (channel c < k, r < count) becomes element c of record r of `tile`;
@@ -207,8 +448,12 @@ SMEMTILE_DEVICE void store_channels(const T* tile, int count, int k, U* dst, lon
 template <class T, class Block>
 SMEMTILE_DEVICE void load_channels(const T* src, long long ld, int count, int k, T* tile, Block block) {
   constexpr int E = static_cast<int>(sizeof(T));
-  const int P = record_pitch(k, E);
-  load_runs(src, ld, k, count, [&](int c, int r, const T& v) { tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v; }, block);
+  if constexpr (E <= 4) {
+    detail::load_channel_words(src, ld, count, k, tile, block);
+  } else {
+    const int P = record_pitch(k, E);
+    load_runs(src, ld, k, count, [&](int c, int r, const T& v) { tile[record_offset(static_cast<int>(r), static_cast<int>(c), P, E)] = v; }, block);
+  }
 }
 
 #endif  // __CUDACC__
