@@ -152,7 +152,11 @@ __global__ void transposed_load(const T* in, T* out, int m, int k) {
   __shared__ TransposedLoadTile<T, R, C> tile;  // R along k, C along m
   const FixedThreadBlock<Threads> block;
   const Coord origin{int(blockIdx.y) * C, int(blockIdx.x) * R};  // in (m, k)
-  copy_global_to_tile_transposed(make_aligned_matrix<16>(in, m, k), origin, tile, Boundary{}, block);
+  // An AlignedMatrix only where the rows are 16-byte aligned (its promise); a GlobalMatrix else.
+  if ((static_cast<long long>(k) * sizeof(T)) % 16 == 0)
+    copy_global_to_tile_transposed(make_aligned_matrix<16>(in, m, k), origin, tile, Boundary{}, block);
+  else
+    copy_global_to_tile_transposed(make_global_matrix(in, m, k), origin, tile, Boundary{}, block);
   __syncthreads();
   if constexpr (ElementStores) {
     for (int e = threadIdx.x; e < R * C; e += Threads) {
