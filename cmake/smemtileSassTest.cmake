@@ -8,6 +8,10 @@
 #   SMEMTILE_ZERO_OVERHEAD_ARCH  the architecture the SASS tests compile for (the first of
 #                             CMAKE_CUDA_ARCHITECTURES)
 # and the function smemtile_add_sass_test below.
+# An empty SMEMTILE_CUOBJDUMP (the ci preset where $env{SMEMTILE_CUOBJDUMP} is unset) means: find it.
+if(DEFINED SMEMTILE_CUOBJDUMP AND "${SMEMTILE_CUOBJDUMP}" STREQUAL "")
+  unset(SMEMTILE_CUOBJDUMP CACHE)
+endif()
 get_filename_component(_smemtile_cuda_bin_dir "${CMAKE_CUDA_COMPILER}" DIRECTORY)
 find_program(SMEMTILE_CUOBJDUMP cuobjdump HINTS "${_smemtile_cuda_bin_dir}")
 option(SMEMTILE_REQUIRE_SASS "Fail configuration when cuobjdump (the SASS tests) is missing" OFF)
@@ -16,7 +20,7 @@ if(SMEMTILE_CUOBJDUMP AND NOT EXISTS "${SMEMTILE_CUOBJDUMP}")
 elseif(SMEMTILE_CUOBJDUMP)
   message(STATUS "smemtile tests: SASS tests read ${SMEMTILE_CUOBJDUMP}")
 elseif(SMEMTILE_REQUIRE_SASS)
-  message(FATAL_ERROR "SMEMTILE_REQUIRE_SASS is ON but no cuobjdump was found (pass -DSMEMTILE_CUOBJDUMP=<path>)")
+  message(FATAL_ERROR "SMEMTILE_REQUIRE_SASS is ON but no cuobjdump was found (pass -DSMEMTILE_CUOBJDUMP=<path>; the ci preset reads it from the environment: scripts/run_tests.sh installs it and sets it)")
 else()
   message(STATUS "smemtile tests: no cuobjdump: the zero-overhead tests compare PTX and the SASS "
                  "opcode tests are left out (pass -DSMEMTILE_CUOBJDUMP=<path>)")
