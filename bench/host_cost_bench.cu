@@ -17,6 +17,9 @@
 // Prints the GPU's name first. Run: ./host_cost_bench
 #include <smemtile/smemtile.cuh>
 
+#define SMEMTILE_BENCH_NAME "host_cost_bench"
+#include "bench_common.cuh"  // BENCH_CHECK_CUDA
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,14 +28,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                          \
-  do {                                                                                            \
-    const cudaError_t e_ = (call);                                                                \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "host_cost_bench: %s failed: %s\n", #call, cudaGetErrorString(e_)); \
-      std::exit(EXIT_FAILURE);                                                                    \
-    }                                                                                             \
-  } while (0)
 
 namespace {
 
@@ -76,13 +71,13 @@ double median(std::vector<double> v) {
 double queued_us(const std::function<void(int)>& call, int calls, cudaStream_t stream) {
   std::vector<double> reps;
   for (int r = 0; r < 7; ++r) {
-    CHECK_CUDA(cudaStreamSynchronize(stream));
+    BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
     const auto t0 = Clock::now();
     for (int i = 0; i < calls; ++i) call(i);
     const auto t1 = Clock::now();
     reps.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
   }
-  CHECK_CUDA(cudaStreamSynchronize(stream));
+  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
   return median(reps);
 }
 
@@ -90,7 +85,7 @@ double queued_us(const std::function<void(int)>& call, int calls, cudaStream_t s
 double host_us(const std::function<void(int)>& call, int calls, cudaStream_t stream, int* flag_host, int* flag_dev) {
   std::vector<double> reps;
   for (int r = 0; r < 7; ++r) {
-    CHECK_CUDA(cudaStreamSynchronize(stream));
+    BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
     *reinterpret_cast<volatile int*>(flag_host) = 0;
     hold_gpu<<<1, 1, 0, stream>>>(flag_dev);
     const auto t0 = Clock::now();
@@ -99,7 +94,7 @@ double host_us(const std::function<void(int)>& call, int calls, cudaStream_t str
     *reinterpret_cast<volatile int*>(flag_host) = 1;
     reps.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
   }
-  CHECK_CUDA(cudaStreamSynchronize(stream));
+  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
   return median(reps);
 }
 
@@ -114,23 +109,23 @@ void require(const smemtile::LaunchStatus& s, const char* what) {
 
 int main() {
   int device = 0;
-  CHECK_CUDA(cudaGetDevice(&device));
+  BENCH_CHECK_CUDA(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
   std::printf("host_cost_bench: GPU %d: %s (sm_%d%d)\n", device, prop.name, prop.major, prop.minor);
 
   cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  BENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   int* flag_host = nullptr;
   int* flag_dev = nullptr;
-  CHECK_CUDA(cudaHostAlloc(&flag_host, sizeof(int), cudaHostAllocMapped));
-  CHECK_CUDA(cudaHostGetDevicePointer(&flag_dev, flag_host, 0));
+  BENCH_CHECK_CUDA(cudaHostAlloc(&flag_host, sizeof(int), cudaHostAllocMapped));
+  BENCH_CHECK_CUDA(cudaHostGetDevicePointer(&flag_dev, flag_host, 0));
 
   constexpr int n1 = 4096, n2 = 64, n3 = 32, nt = 64;
   const long long floats = 2LL * n3 * n3 * n3 + 2LL * n2 * n2 + 2LL * n1 + 2LL * nt * nt;
   float* pool = nullptr;
-  CHECK_CUDA(cudaMalloc(&pool, static_cast<size_t>(floats) * sizeof(float)));
-  CHECK_CUDA(cudaMemset(pool, 0, static_cast<size_t>(floats) * sizeof(float)));
+  BENCH_CHECK_CUDA(cudaMalloc(&pool, static_cast<size_t>(floats) * sizeof(float)));
+  BENCH_CHECK_CUDA(cudaMemset(pool, 0, static_cast<size_t>(floats) * sizeof(float)));
   float* a3[2] = {pool, pool + n3 * n3 * n3};
   float* a2[2] = {a3[1] + n3 * n3 * n3, a3[1] + n3 * n3 * n3 + n2 * n2};
   float* a1[2] = {a2[1] + n2 * n2, a2[1] + n2 * n2 + n1};
@@ -184,8 +179,8 @@ int main() {
     row.call(0);
     row.call(1);
   }
-  CHECK_CUDA(cudaStreamSynchronize(stream));
-  CHECK_CUDA(cudaGetLastError());
+  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+  BENCH_CHECK_CUDA(cudaGetLastError());
 
   std::printf("%-50s %12s %8s %12s %8s\n", "call", "queued us", "x empty", "host us", "x empty");
   double empty_queued = 0, empty_host = 0;
@@ -195,9 +190,9 @@ int main() {
     if (empty_queued == 0) empty_queued = q, empty_host = h;
     std::printf("%-50s %12.2f %8.2f %12.2f %8.2f\n", row.name, q, q / empty_queued, h, h / empty_host);
   }
-  CHECK_CUDA(cudaGetLastError());
-  CHECK_CUDA(cudaFree(pool));
-  CHECK_CUDA(cudaFreeHost(flag_host));
-  CHECK_CUDA(cudaStreamDestroy(stream));
+  BENCH_CHECK_CUDA(cudaGetLastError());
+  BENCH_CHECK_CUDA(cudaFree(pool));
+  BENCH_CHECK_CUDA(cudaFreeHost(flag_host));
+  BENCH_CHECK_CUDA(cudaStreamDestroy(stream));
   return 0;
 }

@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # The whole GPU suite in one command, for a machine with a GPU and the CUDA toolkit but possibly no
-# package registry: configures, builds, runs every test (none may be skipped there), the examples,
-# compute-sanitizer on the GPU tests, and the bank-model validation against Nsight Compute; prints a
-# short summary table last. Logs go to $OUT (or gpu-out/).
+# package registry: configures and builds (the `gpu` preset of CMakePresets.json: Release), runs
+# every test (the `gpu` test preset; none may be skipped there), the examples, compute-sanitizer on
+# the GPU tests, and the bank-model validation against Nsight Compute; prints a short summary table
+# last. Logs go to $OUT (or gpu-out/). What to configure lives in the presets; this script keeps
+# what CMake cannot do (the sanitizer loop, the tools' runs, the summary).
 #
 #   bash scripts/gpu_suite.sh            # everything
+#   bash scripts/gpu_suite.sh -L stencil # arguments go to ctest: here only the tests labelled stencil
+#                                        # (labels: README, "Set up"); the rest of the suite as usual
 #   SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh         # without the Nsight Compute runs
 #   SMEMTILE_SKIP_SANITIZERS=1 bash scripts/gpu_suite.sh  # without compute-sanitizer
 #   SMEMTILE_SKIP_BENCH=1 bash scripts/gpu_suite.sh       # without the NVBench benchmarks
 #   SMEMTILE_ONLY_SANITIZERS=1 SMEMTILE_SKIP_BENCH=1 SMEMTILE_SKIP_NCU=1 bash scripts/gpu_suite.sh
 #                                                         # build, then compute-sanitizer only
-#   SMEMTILE_ONLY_BENCH=1 bash scripts/gpu_suite.sh       # build the library's benchmarks only (no
-#                                                         # tests, examples or sanitizers), then
-#                                                         # NVBench and the benchmark kernels' ncu
+#   SMEMTILE_ONLY_BENCH=1 bash scripts/gpu_suite.sh       # the `bench` preset: the library's
+#                                                         # benchmarks only (no tests, examples or
+#                                                         # sanitizers), then NVBench and the
+#                                                         # benchmark kernels' ncu
+#   SMEMTILE_GPU_BUILD=<dir>  the build folder (default build-gpu/, the preset's)
 #
 # The device tool brings back at most 8 files from $OUT: everything is written to gpu-out/ and
 # packed into $OUT/gpu-out.tgz at the end, beside summary.txt and the benchmark report.
@@ -40,9 +46,9 @@ nvcc --version | tail -1; cmake --version | head -1
 # Catch2: Debian's package file carried in .deps/, unpacked here with dpkg -x (the GPU machine has
 # no package registry); SMEMTILE_CATCH2=system uses whatever Catch2 CMake finds instead.
 catch_args=()
-only_args=()
+preset=gpu
 if [ -n "${SMEMTILE_ONLY_BENCH:-}" ]; then  # a second GPU's numbers: no tests to build or run
-  only_args=(-DSMEMTILE_BUILD_TESTS=OFF -DSMEMTILE_BUILD_EXAMPLES=OFF)
+  preset=bench
   export SMEMTILE_ONLY_SANITIZERS=1 SMEMTILE_SKIP_SANITIZERS=1 SMEMTILE_SKIP_BANK_VALIDATION=1
 fi
 deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
@@ -52,7 +58,7 @@ if [ "${SMEMTILE_CATCH2:-deb}" = deb ] && [ -n "$deb" ]; then
 fi
 
 echo "== configure and build ($jobs jobs)"
-if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${catch_args[@]}" "${only_args[@]}" >"$out/configure.log" 2>&1 &&
+if cmake --preset "$preset" -B "$build" "${catch_args[@]}" >"$out/configure.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1; then
   note "build" "ok"
 else
@@ -62,18 +68,18 @@ fi
 
 if [ -z "${SMEMTILE_ONLY_SANITIZERS:-}" ]; then
 echo "== ctest"
-ctest --test-dir "$build" -j 8 --output-on-failure >"$out/ctest.log" 2>&1
+ctest --preset gpu --test-dir "$build" "$@" >"$out/ctest.log" 2>&1
 ctest_rc=$?
 grep -E "tests passed|tests failed|Skipped|\*\*\*Failed|Not Run" "$out/ctest.log" | tail -n 30
 total=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest.log")
 passed=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.* Passed" "$out/ctest.log")
 skipped=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#.*Skipped" "$out/ctest.log")
-note "ctest (all labels)" "$passed passed / $total, $skipped skipped, rc=$ctest_rc"
+note "ctest ${*:-(all labels)}" "$passed passed / $total, $skipped skipped, rc=$ctest_rc"
 note "Catch2" "$(grep -oE 'Catch2 [0-9.]+' "$out/configure.log" | head -n 1)"
 # A test name that matches no Catch2 case must fail (else a renamed test would pass unrun): run one
 # with the arguments CTest gives the discovered tests (Catch2 2 needs --warn NoTests for it).
-extra_args=$(grep -m 1 -oE -- '--warn NoTests' "$build"/tests/static/static_host_tests-*.cmake)
-"$build/tests/static/static_host" "no such test case" $extra_args >/dev/null 2>&1
+extra_args=$(grep -m 1 -oE -- '--warn NoTests' "$build"/tests/core/static_host_tests-*.cmake)
+"$build/tests/core/static_host" "no such test case" $extra_args >/dev/null 2>&1
 note "unmatched test name fails" "rc=$? (must be non-zero)"
 # Which instruction count each zero-overhead test compared (SASS where cuobjdump is found).
 : >"$out/zero_overhead.txt"
@@ -81,7 +87,7 @@ for test in $(ctest --test-dir "$build" -N -R zero_overhead | grep -oE "Test +#[
   ctest --test-dir "$build" -R "^$test\$" -V 2>&1 | grep -E "instructions|zero overhead" >>"$out/zero_overhead.txt"
   note "$test" "$(ctest --test-dir "$build" -R "^$test\$" -V 2>&1 | grep -oE 'zero overhead: .*' | tail -n 1)"
 done
-for label in host gpu static dynamic banks package docs arch copy async transpose stencil; do
+for label in host gpu static dynamic banks package docs arch copy async transpose stencil pairs; do
   n=$(ctest --test-dir "$build" -N -L "^$label\$" 2>/dev/null | grep -oE "Total Tests: [0-9]+" | grep -oE "[0-9]+")
   [ -n "$n" ] && note "  label $label" "$n tests"
 done

@@ -6,8 +6,10 @@
 #   - cuobjdump and nvdisasm from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm; the Debian
 #     system Python is externally managed, so into a venv under the build folder), so that the
 #     zero-overhead test compares SASS, not PTX;
-#   - then configure (tests required to find doxygen and cuobjdump), build with 2 jobs, and ctest.
-# Without a GPU the GPU tests are reported Skipped. SMEMTILE_BUILD_DIR chooses the build folder.
+#   - then the `ci` preset of CMakePresets.json: configure (Catch2, doxygen and cuobjdump required;
+#     cuobjdump passed as SMEMTILE_CUOBJDUMP in the environment), build with 2 jobs, and ctest.
+# Without a GPU the GPU tests are reported Skipped. SMEMTILE_BUILD_DIR chooses the build folder
+# (default build/, the preset's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/cuda_env.sh
@@ -31,8 +33,8 @@ if [ -z "$cuobjdump" ]; then
   echo "smemtile: no cuobjdump in $venv after installing nvidia-cuda-cuobjdump" >&2
   exit 1
 fi
-cuobjdump=$(cd "$(dirname "$cuobjdump")" && pwd)/cuobjdump
+export SMEMTILE_CUOBJDUMP="$(cd "$(dirname "$cuobjdump")" && pwd)/cuobjdump"
 
-cmake -S . -B "$build" -DSMEMTILE_CUOBJDUMP="$cuobjdump" -DSMEMTILE_REQUIRE_DOXYGEN=ON -DSMEMTILE_REQUIRE_CATCH2=ON -DSMEMTILE_REQUIRE_SASS=ON
-cmake --build "$build" -j2
-ctest --test-dir "$build" --output-on-failure
+cmake --preset ci -B "$build"
+cmake --build "$build" -j2  # the ci build preset, in $build
+ctest --preset ci --test-dir "$build"

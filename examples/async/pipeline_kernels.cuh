@@ -1,7 +1,7 @@
 // examples/async/pipeline_kernels.cuh: row sums of a large matrix, one strip of rows per block,
 // walked tile by tile with double buffering: the load of tile k + 1 is in flight while the block
 // computes on tile k. Two versions of the same kernel: cp.async (sm_80 and later; synchronous
-// below) and TMA (sm_90 and later). The GPU tests (tests/async) run these kernels too.
+// below) and TMA (sm_90 and later). The GPU tests (tests/block) run these kernels too.
 //
 //   out[row] = scale * sum over col of in(row, col)
 //

@@ -1,6 +1,6 @@
 // examples/dynamic/dynamic_kernels_pairs.cu: kernels that carve dynamic shared memory, each twice:
 // hand-written with `extern __shared__` and pointer casts (raw_*), and with smemtile's arena
-// (lib_*), taking the same arguments. The zero-overhead test (tests/dynamic) compiles this file to
+// (lib_*), taking the same arguments. The zero-overhead test (tests/core) compiles this file to
 // SASS and checks that each lib_* needs no more instructions than its raw_* twin, and no more
 // generic (LD/ST) memory instructions: carved memory must stay in the shared window (LDS/STS).
 #include <smemtile/smemtile.cuh>

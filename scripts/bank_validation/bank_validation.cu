@@ -20,6 +20,8 @@
 
 #include <cuda_runtime.h>
 
+#include "common/cuda_check.cuh"  // CUDA_CHECK (examples/common)
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,14 +31,6 @@
 
 using namespace smemtile;
 
-#define CHECK_CUDA(call)                                                                               \
-  do {                                                                                                 \
-    const cudaError_t status_ = (call);                                                                \
-    if (status_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
-  } while (0)
 
 // ---- the device side ----------------------------------------------------------------------------
 
@@ -255,7 +249,7 @@ int main(int argc, char** argv) {
   }
 
   cudaDeviceProp prop{};
-  if (run) CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  if (run) CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   else std::strcpy(prop.name, "none (model only)");
   std::FILE* model = std::fopen(model_path, "w");
   if (!model) {
@@ -269,7 +263,7 @@ int main(int argc, char** argv) {
 
   static constexpr auto kernels = kernel_table(std::make_integer_sequence<int, max_cases>{});
   unsigned* out = nullptr;
-  if (run) CHECK_CUDA(cudaMalloc(&out, 33 * sizeof(unsigned)));
+  if (run) CUDA_CHECK(cudaMalloc(&out, 33 * sizeof(unsigned)));
   int misaligned = 0;
   for (std::size_t id = 0; id < cases.size(); ++id) {
     const Case& c = cases[id];
@@ -288,25 +282,25 @@ int main(int argc, char** argv) {
         addresses.insert(addresses.end(), a.byte_address, a.byte_address + 32);
       }
     unsigned *d_addresses = nullptr, *d_masks = nullptr;
-    CHECK_CUDA(cudaMalloc(&d_addresses, addresses.size() * sizeof(unsigned)));
-    CHECK_CUDA(cudaMalloc(&d_masks, masks.size() * sizeof(unsigned)));
-    CHECK_CUDA(cudaMemcpy(d_addresses, addresses.data(), addresses.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(d_masks, masks.data(), masks.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&d_addresses, addresses.size() * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc(&d_masks, masks.size() * sizeof(unsigned)));
+    CUDA_CHECK(cudaMemcpy(d_addresses, addresses.data(), addresses.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_masks, masks.data(), masks.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
     kernels.k[id]<<<1, 32, c.shared_bytes>>>(d_addresses, d_masks, int(c.stores.size()), int(c.loads.size()), c.elem, out);
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
     unsigned base = 0;
-    CHECK_CUDA(cudaMemcpy(&base, out + 32, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&base, out + 32, sizeof(unsigned), cudaMemcpyDeviceToHost));
     if (base % 128 != 0) {
       std::fprintf(stderr, "case %zu: shared base %u is not 128-byte aligned; the model assumes it is\n", id, base);
       misaligned = 1;
     }
-    CHECK_CUDA(cudaFree(d_addresses));
-    CHECK_CUDA(cudaFree(d_masks));
+    CUDA_CHECK(cudaFree(d_addresses));
+    CUDA_CHECK(cudaFree(d_masks));
   }
   std::fclose(model);
   if (!run) return 0;
-  CHECK_CUDA(cudaFree(out));
+  CUDA_CHECK(cudaFree(out));
   std::fprintf(stderr, "bank_validation: %zu cases run on %s\n", cases.size(), prop.name);
   return misaligned;
 }

@@ -29,7 +29,7 @@ ncu="$(find_tool ncu "${NCU:-}")"
 
 start=$SECONDS
 echo "== building bank_validation (sm_${CUDA_ARCH:-90})"
-"$nvcc" -std=c++17 -O2 -arch="sm_${CUDA_ARCH:-90}" -I"$root/include" -o "$work/bank_validation" "$here/bank_validation.cu"
+"$nvcc" -std=c++17 -O2 -arch="sm_${CUDA_ARCH:-90}" -I"$root/include" -I"$root/examples" -o "$work/bank_validation" "$here/bank_validation.cu"
 
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum

@@ -1,4 +1,4 @@
-// Compile-fail snippets of the lean copies (tests/copy/CMakeLists.txt): each case must stop
+// Compile-fail snippets of the lean copies (tests/block/CMakeLists.txt): each case must stop
 // compilation with one static_assert that says what to change; case 0 is the control.
 //   0  the lean forms that must compile (aligned views, boundary::inside, a planned copy, fragments,
 //      a transposed load into a TransposedLoadTile)

@@ -1,4 +1,4 @@
-// tests/stencil/stencil_sass_kernels.cu: device_stencil's 2D and 3D kernels instantiated for the
+// tests/device/stencil_sass_kernels.cu: device_stencil's 2D and 3D kernels instantiated for the
 // stencil SASS test (CMakeLists.txt), which requires the instructions named there.
 #include <smemtile/smemtile.cuh>
 

@@ -1,4 +1,4 @@
-// tests/copy_sass/copy_vector_kernels.cu: copies whose addresses allow 16-byte units, compiled to
+// tests/block/copy_sass_kernels.cu: copies whose addresses allow 16-byte units, compiled to
 // SASS by the copy_sass test, which requires the vector instructions named in CMakeLists.txt.
 #include <smemtile/smemtile.cuh>
 

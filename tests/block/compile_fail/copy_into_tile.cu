@@ -1,4 +1,4 @@
-// Compile-fail snippet (tests/copy/CMakeLists.txt): a copy into a static tile whose layout the bank
+// Compile-fail snippet (tests/block/CMakeLists.txt): a copy into a static tile whose layout the bank
 // model rejects must stop compilation with copy.cuh's "bank conflicts" message.
 //   SMEMTILE_COPY_CASE 0  StaticTile<float, 16, 16, 1>: a warp's 32 units span two rows of 17 words,
 //                         words 0-15 and 17-32; word 32 shares bank 0 with word 0 (2-way): rejected

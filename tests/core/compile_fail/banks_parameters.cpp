@@ -1,5 +1,5 @@
 // Misuses that must not compile, one per SMEMTILE_COMPILE_ERROR_CASE value; CTest checks that the
-// compiler rejects each with smemtile's message (tests/banks/CMakeLists.txt).
+// compiler rejects each with smemtile's message (tests/core/CMakeLists.txt).
 #include <smemtile/core/conflict_free_tiles.cuh>
 
 #if SMEMTILE_COMPILE_ERROR_CASE == 1

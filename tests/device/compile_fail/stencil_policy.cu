@@ -1,4 +1,4 @@
-// Compile-fail snippet (tests/stencil/CMakeLists.txt): a stencil policy breaking an invariant stops
+// Compile-fail snippet (tests/device/CMakeLists.txt): a stencil policy breaking an invariant stops
 // compilation with the static_assert beside the policy (device/tuning/stencil_policy.cuh).
 //   SMEMTILE_STENCIL_CASE 0  a 3D policy of 48 columns (a warp computes 32 columns at a time):
 //                            "make Cols a multiple of 32"

@@ -1,7 +1,7 @@
-// tests/transpose/transpose_pairs.cu: the block-level transpose of examples/transpose (the course's
+// tests/block/transpose_pairs.cu: the block-level transpose of examples/transpose (the course's
 // kernel: copy_global_to_tile into a TransposeTile, then copy_tile_to_global_transposed) twice, with
 // smemtile (lib_*) and written by hand with a plain __shared__ array (raw_*), taking the same
-// arguments. The zero-overhead test (tests/transpose/CMakeLists.txt) compiles this file to SASS and
+// arguments. The zero-overhead test (tests/block/CMakeLists.txt) compiles this file to SASS and
 // checks that each lib_* needs no more instructions than its raw_* twin, no more generic LD/ST and
 // the same number of shared-memory accesses. Only compiled, never run.
 //

@@ -1,4 +1,4 @@
-// tests/transpose/transpose_sass_kernels.cu: block-level transposes compiled to SASS by the
+// tests/block/transpose_sass_kernels.cu: block-level transposes compiled to SASS by the
 // transpose SASS test, which requires the instructions named in CMakeLists.txt (and no generic
 // LD/ST: shared data stays in the shared window).
 #include <smemtile/smemtile.cuh>

@@ -340,7 +340,7 @@ void one_d_case(std::mt19937& rng) {
   check_dump(g, a, out.download(), 1, n, n, 0, Coord{0, a.origin.col - a.halo.col});
 }
 
-// StaticTile shapes the bank model accepts for every element size (as tests/copy uses them).
+// StaticTile shapes the bank model accepts for every element size (as copy_gpu_test.cu uses them).
 template <class T> using DenseTile = smemtile::StaticTile<T, 8, 32, 0>;
 template <class T> using SmallTile = smemtile::StaticTile<T, 5, 7, 0>;
 template <class T> using PaddedTile =
