@@ -189,7 +189,7 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   const auto global_unit = [&](Coord at) {
     // Units of several elements only exist where the rows are contiguous (vector_fits and
     // words_realignable check it): no column stride to multiply by (the compiler kept that 64-bit
-    // multiply for 8-byte units: tests/transpose/transpose_pairs.cu).
+    // multiply for 8-byte units: tests/block/transpose_pairs.cu).
     if constexpr (per_unit > 1 || Realign)
       return global.data_handle() + static_cast<long long>(global_first.row + at.row) * global.stride(0) +
              (global_first.col + at.col);

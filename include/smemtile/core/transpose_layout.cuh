@@ -47,7 +47,7 @@ struct TransposeLayout : UnpaddedSwizzledShape<Rows, Cols> {
   /// Written as one XOR of col with row's bits block_rows ... 8 block_rows - 1 (chunk_elems ==
   /// block_rows, a power of two): the same offset, with no divisions for the compiler to undo (as
   /// chunk arithmetic on signed ints, it cost 3 more instructions per access than a hand-written
-  /// swizzle: tests/transpose/transpose_pairs.cu).
+  /// swizzle: tests/block/transpose_pairs.cu).
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     static_assert(chunk_elems == block_rows, "the swizzle's bits are the chunk's");
     return row * Cols + (col ^ (row & (7 * chunk_elems)));
