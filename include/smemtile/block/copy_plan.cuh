@@ -5,7 +5,8 @@
 /// block/copy.cuh is the copy itself; block/copy_units.cuh its unit walks.
 #pragma once
 
-#include <cstddef>  // std::size_t
+#include <cstddef>      // std::size_t
+#include <type_traits>  // std::false_type
 
 #include "../config.cuh"                 // SMEMTILE_HOST_DEVICE
 #include "../core/banks.cuh"             // bank_cost, WarpAccess
@@ -22,38 +23,17 @@ namespace smemtile {
 
 namespace detail {
 
-SMEMTILE_HOST_DEVICE constexpr int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
-SMEMTILE_HOST_DEVICE constexpr int lcm(int a, int b) { return a / gcd(a, b) * b; }
-
-// After how many rows a layout's bank pattern repeats: moving down that many rows moves every
-// address by a multiple of 128 bytes (and leaves any swizzle mask unchanged). 0: not known.
+// After how many rows a layout's bank pattern repeats: its bank_period_rows() where it has one
+// (moving down that many rows moves every address by a multiple of 128 bytes and leaves any
+// swizzle mask unchanged), else 0 (not known: every warp is evaluated).
+template <class Layout, class = void>
+struct HasBankPeriod : std::false_type {};
 template <class Layout>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const Layout&, int) {
-  return 0;
-}
-template <int R, int C, int P>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const PaddedLayout<R, C, P>&, int elem_bytes) {
-  return wavefront_bytes / gcd(wavefront_bytes, (C + P) * elem_bytes);
-}
-template <int N>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const LinearLayout<N>&, int) {
-  return 1;
-}
-template <int R, int C, int E>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const SwizzledLayout<R, C, E>&, int) {
-  return SwizzledLayout<R, C, E>::line_elems;  // rows are whole lines; the XOR mask repeats after V rows
-}
-template <int R, int C, int HR, int HC, int P, int K>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const HaloLayout<R, C, HR, HC, P, K>& layout, int elem_bytes) {
-  return wavefront_bytes / gcd(wavefront_bytes, layout.row_stride() * elem_bytes);
-}
-template <int R, int C, int E>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const TransposeLayout<R, C, E>&, int) {
-  return 8 * TransposeLayout<R, C, E>::block_rows;  // rows are whole lines; the mask repeats after 8 blocks
-}
-template <int R, int C, int E>
-SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const WordTransposeLayout<R, C, E>&, int) {
-  return 32 * WordTransposeLayout<R, C, E>::word_elems;  // whole lines; the mask repeats after 32 blocks
+struct HasBankPeriod<Layout, decltype(void(Layout::bank_period_rows(1)))> : std::true_type {};
+template <class Layout>
+SMEMTILE_HOST_DEVICE constexpr int bank_period_rows(const Layout& layout, int elem_bytes) {
+  if constexpr (HasBankPeriod<Layout>::value) return layout.bank_period_rows(elem_bytes);
+  else return 0;
 }
 
 }  // namespace detail

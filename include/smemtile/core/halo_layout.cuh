@@ -12,6 +12,7 @@
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
 #include "coord.cuh"      // Coord
+#include "layout.cuh"     // detail::rows_per_bank_period
 
 namespace smemtile {
 
@@ -44,6 +45,10 @@ struct HaloLayout {
   /// Storage offset of (row, col), counted from the interior's first element.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return (row + HaloRows) * row_stride() + col + HaloCols;
+  }
+  /// After how many rows the bank pattern repeats (every address moved by a multiple of 128 bytes).
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int elem_bytes) {
+    return detail::rows_per_bank_period(row_stride() * elem_bytes);
   }
   /// Whether (row, col) may be accessed: the interior widened by the halo.
   SMEMTILE_HOST_DEVICE static constexpr bool contains(int row, int col) {

@@ -25,6 +25,13 @@
 
 namespace smemtile {
 
+namespace detail {
+SMEMTILE_HOST_DEVICE constexpr int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+SMEMTILE_HOST_DEVICE constexpr int lcm(int a, int b) { return a / gcd(a, b) * b; }
+/// Rows after which rows of `row_bytes` bytes land on the same banks again (a wavefront's 128 bytes).
+SMEMTILE_HOST_DEVICE constexpr int rows_per_bank_period(int row_bytes) { return 128 / gcd(128, row_bytes); }
+}  // namespace detail
+
 /// Row-major storage with `Pad` unused elements after each row: the same storage as
 /// `T tile[Rows][Cols + Pad]`.
 template <int Rows, int Cols, int Pad = 0>
@@ -52,6 +59,10 @@ struct PaddedLayout {
   SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Rows * (Cols + Pad); }
   /// Storage offset of element (row, col).
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) { return row * (Cols + Pad) + col; }
+  /// After how many rows the bank pattern repeats (every address moved by a multiple of 128 bytes).
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int elem_bytes) {
+    return detail::rows_per_bank_period((Cols + Pad) * elem_bytes);
+  }
 };
 
 /// The shape part shared by the XOR-swizzled layouts (SwizzledLayout, TransposeLayout,
@@ -122,6 +133,8 @@ struct LinearLayout {
   SMEMTILE_HOST_DEVICE static constexpr int storage_size() { return Size; }
   /// Storage offset of element (0, col): col.
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) { return row * Size + col; }
+  /// One row: the bank pattern repeats after every row.
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int) { return 1; }
 };
 
 /// LinearLayout with its size known only at run time.

@@ -40,6 +40,8 @@ struct SwizzledLayout : UnpaddedSwizzledShape<Rows, Cols> {
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (col & ~(line_elems - 1)) + ((col & (line_elems - 1)) ^ ((row * row_spread) & (line_elems - 1)));
   }
+  /// Rows are whole lines and the XOR mask repeats after line_elems rows: so does the bank pattern.
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int) { return line_elems; }
 };
 
 }  // namespace smemtile

@@ -52,6 +52,8 @@ struct TransposeLayout : UnpaddedSwizzledShape<Rows, Cols> {
     static_assert(chunk_elems == block_rows, "the swizzle's bits are the chunk's");
     return row * Cols + (col ^ (row & (7 * chunk_elems)));
   }
+  /// Rows are whole lines and the mask repeats after 8 blocks: so does the bank pattern.
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int) { return 8 * block_rows; }
 };
 
 /// Rows x Cols elements of 1 or 2 bytes, row-major, in 4-byte words XOR-swizzled by word row: word
@@ -77,6 +79,8 @@ struct WordTransposeLayout : UnpaddedSwizzledShape<Rows, Cols> {
   SMEMTILE_HOST_DEVICE static constexpr int offset(int row, int col) {
     return row * Cols + (col ^ (row & (31 * word_elems)));
   }
+  /// Rows are whole lines and the mask repeats after 32 blocks: so does the bank pattern.
+  SMEMTILE_HOST_DEVICE static constexpr int bank_period_rows(int) { return 32 * word_elems; }
 };
 
 }  // namespace smemtile
