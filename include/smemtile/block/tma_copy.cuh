@@ -58,6 +58,53 @@ using TmaTile = BasicStaticTile<T, TmaLayout<Rows, Cols>>;
 
 using arch::TmaMapResult;  ///< a tensor map, or the reason there is none (arch/tma.cuh)
 
+namespace detail {
+// The one TMA issue and wait of the library (the tile copies below and device_stencil's rings):
+// the tensor maps, barriers initialized by thread 0 of the block (the block synchronizes after),
+// a box issued by one thread, and the wait. Below sm_90 they compile to nothing (issue traps):
+// hosts launch TMA kernels on sm_90 and later only.
+using arch::make_tma_map_2d;
+using arch::make_tma_map_3d;
+
+template <int Count>
+SMEMTILE_DEVICE void init_tma_barriers(unsigned long long (&barriers)[Count]) {
+#if SMEMTILE_HAS_TMA
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Count; ++s) arch::mbarrier_init(&barriers[s], 1);
+    arch::fence_mbarrier_init();
+  }
+#else
+  (void)barriers;
+#endif
+}
+
+// The thread for which `leader` holds starts loading the box at (row, col; plane of a 3D map) into
+// `dst`, `bytes` announced on `barrier`. Coordinates count the map's elements.
+template <bool Volume>
+SMEMTILE_DEVICE void issue_tma_box(bool leader, const CUtensorMap& map, unsigned long long& barrier, void* dst,
+                                   unsigned bytes, int plane, int row, int col) {
+#if SMEMTILE_HAS_TMA
+  if (leader) {
+    arch::fence_proxy_async_shared();  // earlier generic accesses to the destination come before the copy
+    arch::mbarrier_arrive_expect_tx(&barrier, bytes);
+    if constexpr (Volume) arch::tma_load_3d(dst, &map, &barrier, plane, row, col);
+    else arch::tma_load_2d(dst, &map, &barrier, row, col);
+  }
+#else
+  (void)leader, (void)map, (void)barrier, (void)dst, (void)bytes, (void)plane, (void)row, (void)col;
+  __trap();
+#endif
+}
+
+SMEMTILE_DEVICE void wait_tma_parity(unsigned long long& barrier, unsigned parity) {
+#if SMEMTILE_HAS_TMA
+  arch::mbarrier_wait_parity(&barrier, parity);
+#else
+  (void)barrier, (void)parity;
+#endif
+}
+}  // namespace detail
+
 /// Makes (on the host) the tensor map with which copy_global_to_tile_tma loads tiles of type
 /// `Tile` (a TmaTile) from `global` (a rank-2 cuda::std::mdspan with stride(1) == 1, such as a
 /// GlobalMatrix). On failure the result says why (`error`): TMA needs the array's address 16-byte
@@ -140,7 +187,8 @@ SMEMTILE_DEVICE void copy_global_to_tile_tma_async(const CUtensorMap& map, Coord
                 "smemtile::copy_global_to_tile_tma: TMA needs sm_90 or later; compile for -arch=sm_90 (or "
                 "newer) or use copy_global_to_tile_async");
 #elif defined(__CUDA_ARCH__)
-  if (group.rank() == 0) {
+  const bool leader = group.rank() == 0;
+  if (leader) {
     SMEMTILE_CHECK(arch::shared_window_address(ref.data()) % 128u == 0,
                    "smemtile TMA copy: the tile is not 128-byte aligned (values: shared address)",
                    arch::shared_window_address(ref.data()), 0, 0, 0);
@@ -148,12 +196,10 @@ SMEMTILE_DEVICE void copy_global_to_tile_tma_async(const CUtensorMap& map, Coord
                    "smemtile TMA copy: the box's first column must be at a multiple of 16 bytes (values: "
                    "origin row, origin col, element bytes)",
                    origin.row, origin.col, sizeof(Element), 0);
-    constexpr unsigned bytes = static_cast<unsigned>(sizeof(Element)) * TileLayout::rows() * TileLayout::cols();
-    arch::fence_proxy_async_shared();  // earlier generic accesses to the tile come before the copy
-    arch::mbarrier_arrive_expect_tx(&barrier.state_, bytes);
-    arch::tma_load_2d(ref.data(), &map, &barrier.state_, origin.row,
-                      origin.col * arch::tma_elements_per_element(static_cast<int>(sizeof(Element))));
   }
+  constexpr unsigned bytes = static_cast<unsigned>(sizeof(Element)) * TileLayout::rows() * TileLayout::cols();
+  detail::issue_tma_box<false>(leader, map, barrier.state_, ref.data(), bytes, 0, origin.row,
+                               origin.col * arch::tma_elements_per_element(static_cast<int>(sizeof(Element))));
 #endif
 }
 
@@ -166,7 +212,7 @@ SMEMTILE_DEVICE void wait_tma(TmaBarrier& barrier, TmaPhase& phase) {
   static_assert(arch::detail::dependent_false<Dummy>,
                 "smemtile::wait_tma: TMA needs sm_90 or later; compile for -arch=sm_90 (or newer)");
 #elif defined(__CUDA_ARCH__)
-  arch::mbarrier_wait_parity(&barrier.state_, phase.parity);
+  detail::wait_tma_parity(barrier.state_, phase.parity);
   phase.parity ^= 1u;
 #endif
 }

@@ -10,7 +10,7 @@
 #include <climits>  // INT_MAX
 #include <string>
 
-#include "../../arch/tma.cuh"               // make_tma_map_2d/3d
+#include "../../block/tma_copy.cuh"         // detail::make_tma_map_2d/3d, TmaMapResult
 #include "../../core/global_view.cuh"       // GlobalArray
 #include "../kernels/stencil_1d.cuh"        // stencil_1d_kernel
 #include "../kernels/stencil_2d.cuh"        // stencil_2d_kernel
@@ -56,7 +56,7 @@ struct StencilMapCache {
 // by the driver (cuTensorMapEncodeTiled, about a microsecond of host time) the first time this
 // thread asks for these arguments, then from a per-thread cache of the last few.
 template <class Policy, int Radius, class T, std::size_t Rank>
-arch::TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
+TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   constexpr int E = static_cast<int>(sizeof(T));
   constexpr int box_rows = Policy::rows + 2 * Radius, box_cols = Policy::cols + 2 * Policy::halo_cols;
   StencilMapKey key;
@@ -68,16 +68,16 @@ arch::TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   thread_local StencilMapCache cache;
   for (int e = 0; e < cache.filled; ++e)
     if (cache.entries[e].key == key) {
-      arch::TmaMapResult hit{};
+      TmaMapResult hit{};
       hit.map = cache.entries[e].map;
       return hit;
     }
-  arch::TmaMapResult made;
+  TmaMapResult made;
   if constexpr (Rank == 2)
-    made = arch::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
+    made = detail::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
                                  box_cols, Policy::tma_unit_bytes);
   else
-    made = arch::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
+    made = detail::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
                                  in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
   if (made) {  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
     cache.entries[cache.next] = StencilMapCache::Entry{key, made.map};
@@ -165,7 +165,7 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
   } else {
     CUtensorMap map{};
     if constexpr (Policy::loader == StencilLoader::tma) {
-      const arch::TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
+      const TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
       if (!made) {
         *why = made.error;
         return false;

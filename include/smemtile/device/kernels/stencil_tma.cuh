@@ -4,9 +4,8 @@
 /// (TMA fills with zeros only).
 #pragma once
 
-#include "../../arch/mbarrier.cuh"    // the TMA copies' barriers
-#include "../../arch/tma.cuh"         // tma_load_2d/3d (sm_90+)
 #include "../../block/copy.cuh"       // detail::global_pointer
+#include "../../block/tma_copy.cuh"   // detail::init_tma_barriers, issue_tma_box, wait_tma_parity
 #include "../../core/coord.cuh"       // Coord
 #include "../../core/tile_ref.cuh"    // TileRef
 
@@ -18,12 +17,7 @@ namespace detail {
 // TMA: one barrier per ring slot, initialized by thread 0 (then the block synchronizes).
 template <int Slots>
 SMEMTILE_DEVICE void init_slot_barriers(unsigned long long (&landed)[Slots]) {
-#if SMEMTILE_HAS_TMA
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < Slots; ++s) arch::mbarrier_init(&landed[s], 1);
-    arch::fence_mbarrier_init();
-  }
-#endif
+  init_tma_barriers(landed);
   __syncthreads();
 }
 
@@ -34,26 +28,12 @@ template <class T, class Layout, bool Volume, int UnitBytes = static_cast<int>(s
 SMEMTILE_DEVICE void start_tma(const CUtensorMap& map, unsigned long long& landed, T* slot_data, int plane, Coord first) {
   static_assert(UnitBytes % sizeof(T) == 0, "a TMA element holds whole elements");
   first.col /= UnitBytes / static_cast<int>(sizeof(T));  // boxes start on whole TMA elements
-#if SMEMTILE_HAS_TMA
-  if (threadIdx.x == 0) {
-    arch::fence_proxy_async_shared();  // the ring slot's earlier reads come before the copy's writes
-    arch::mbarrier_arrive_expect_tx(&landed, static_cast<unsigned>(Layout::storage_size() * sizeof(T)));
-    if constexpr (Volume) arch::tma_load_3d(slot_data, &map, &landed, plane, first.row, first.col);
-    else arch::tma_load_2d(slot_data, &map, &landed, first.row, first.col);
-  }
-#else
-  (void)map, (void)landed, (void)slot_data, (void)plane, (void)first;
-  __trap();  // the host launches TMA kernels on sm_90 and later only
-#endif
+  // Thread 0 issues; the ring slot's earlier reads come before the copy's writes (the issue fences).
+  issue_tma_box<Volume>(threadIdx.x == 0, map, landed, slot_data,
+                        static_cast<unsigned>(Layout::storage_size() * sizeof(T)), plane, first.row, first.col);
 }
 
-SMEMTILE_DEVICE void wait_tma_slot(unsigned long long& landed, unsigned parity) {
-#if SMEMTILE_HAS_TMA
-  arch::mbarrier_wait_parity(&landed, parity);
-#else
-  (void)landed, (void)parity;
-#endif
-}
+SMEMTILE_DEVICE void wait_tma_slot(unsigned long long& landed, unsigned parity) { wait_tma_parity(landed, parity); }
 
 // Whether the region of a halo tile at `origin` (interior origin) reaches outside the array.
 template <class Layout, class Global>
