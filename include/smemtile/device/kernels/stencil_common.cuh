@@ -6,6 +6,7 @@
 #include <cuda/std/mdspan>
 
 #include "../../config.cuh"             // SMEMTILE_DEVICE
+#include "../../core/arena.cuh"         // detail::dynamic_shared_memory_start
 #include "../../core/coord.cuh"         // Coord
 #include "../../core/global_view.cuh"   // GlobalArray
 #include "../../core/tile_ref.cuh"      // TileRef
@@ -53,11 +54,12 @@ struct TileRing {
   }
 };
 
-// The block's dynamic shared memory, aligned up to 128 bytes (the launch adds 128 bytes for it).
+// The block's dynamic shared memory (core/arena.cuh's one extern __shared__ array), aligned up to
+// 128 bytes (the launch adds 128 bytes for it).
 SMEMTILE_DEVICE unsigned char* aligned_dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char stencil_shared[];
-  const unsigned misalignment = static_cast<unsigned>(__cvta_generic_to_shared(stencil_shared)) & 127u;
-  return stencil_shared + ((128u - misalignment) & 127u);
+  unsigned char* const start = dynamic_shared_memory_start();
+  const unsigned misalignment = static_cast<unsigned>(__cvta_generic_to_shared(start)) & 127u;
+  return start + ((128u - misalignment) & 127u);
 }
 
 // Point (j, i) of this thread in a tile of Rows rows (j < Rows / warps, i < cols / 32): Rows / warps
