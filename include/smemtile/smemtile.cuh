@@ -13,7 +13,7 @@
 #include "config.cuh"                   // version, SMEMTILE_HOST_DEVICE, SMEMTILE_CHECK
 
 #include "core/coord.cuh"               // Coord (+, -, ==), row_major_coord, col_major_coord
-#include "core/layout.cuh"              // PaddedLayout, LinearLayout, TransposedLayout, WindowLayout
+#include "core/layout.cuh"              // PaddedLayout, LinearLayout, SwappedAxesLayout, WindowLayout
 #include "core/swizzled_layout.cuh"     // SwizzledLayout
 #include "core/tile_ref.cuh"            // TileAccess (shared accessors), TileRef (the view type), tile_ref
 #include "core/static_tile.cuh"         // StaticTile, StaticTile1D, BasicStaticTile

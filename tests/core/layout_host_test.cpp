@@ -116,7 +116,7 @@ TEST_CASE("a transposed layout swaps rows and columns over the same storage") {
     for (int c = 0; c < t.cols(); ++c) REQUIRE(t.offset(r, c) == L::offset(c, r));
   // Transposing back gives the original layout type, not a doubly wrapped one.
   static_assert(std::is_same<decltype(smemtile::transposed_layout(t)), L>::value, "transpose is an involution");
-  static_assert(smemtile::TransposedLayout<L>::is_static, "a static layout stays static when transposed");
+  static_assert(smemtile::SwappedAxesLayout<L>::is_static, "a static layout stays static when transposed");
 }
 
 // The seeds' setRowReadCol on int[BDIMY][BDIMX + IPAD]: the thread with idx reads

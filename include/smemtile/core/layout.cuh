@@ -161,7 +161,7 @@ struct RuntimeLinearLayout {
 /// The transpose of another layout: element (row, col) of the view is element (col, row) of the
 /// underlying tile. This is the column-major accessor of a tile: same storage, swapped roles.
 template <class Layout>
-struct TransposedLayout {
+struct SwappedAxesLayout {
   Layout inner;  ///< the layout of the tile being viewed
 
   static constexpr bool is_static = Layout::is_static;            ///< as the inner layout
@@ -181,12 +181,12 @@ struct TransposedLayout {
 
 /// The layout of the transposed view of `layout` (row and column swapped).
 template <class Layout>
-SMEMTILE_HOST_DEVICE constexpr TransposedLayout<Layout> transposed_layout(const Layout& layout) {
-  return TransposedLayout<Layout>{layout};
+SMEMTILE_HOST_DEVICE constexpr SwappedAxesLayout<Layout> transposed_layout(const Layout& layout) {
+  return SwappedAxesLayout<Layout>{layout};
 }
 /// Transposing twice gives back the original layout, not a doubly wrapped one.
 template <class Layout>
-SMEMTILE_HOST_DEVICE constexpr Layout transposed_layout(const TransposedLayout<Layout>& layout) {
+SMEMTILE_HOST_DEVICE constexpr Layout transposed_layout(const SwappedAxesLayout<Layout>& layout) {
   return layout.inner;
 }
 
