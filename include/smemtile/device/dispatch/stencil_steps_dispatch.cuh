@@ -1,0 +1,123 @@
+/// \file
+/// device_stencil_steps's dispatch: the passes of a call (stencil_steps_passes), each one launch of
+/// the fused kernel, or of device_stencil's single step where a pass has one step or the selector
+/// (stencil_steps_choice) finds fusing no gain on this GPU and stencil.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>  // INT_MAX
+#include <string>
+#include <type_traits>  // std::is_void
+
+#include "../../core/global_view.cuh"        // GlobalArray
+#include "../kernels/stencil_steps.cuh"      // stencil_steps_kernel
+#include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
+#include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
+#include "stencil_dispatch.cuh"              // dispatch_stencil (single steps)
+
+namespace smemtile {
+
+/// Two arrays of one shape for a stencil's steps (as CUB's DoubleBuffer): current() holds the
+/// field, alternate() is written, and each pass through memory swaps them (selector).
+template <class T, std::size_t Rank>
+struct StencilBuffers {
+  GlobalArray<T, Rank> arrays[2];  ///< the two arrays
+  int selector = 0;                ///< which of them is current
+  /// The array holding the field.
+  GlobalArray<T, Rank> current() const { return arrays[selector]; }
+  /// The other array.
+  GlobalArray<T, Rank> alternate() const { return arrays[selector ^ 1]; }
+};
+
+namespace detail {
+
+#if defined(__CUDACC__)
+
+inline constexpr const char* stencil_steps_who = "smemtile::device_stencil_steps";
+
+// The read-only view of a buffer.
+template <class T, class Extents>
+cuda::std::mdspan<const T, Extents, cuda::std::layout_stride> as_const_array(
+    const cuda::std::mdspan<T, Extents, cuda::std::layout_stride>& a) {
+  return cuda::std::mdspan<const T, Extents, cuda::std::layout_stride>(a.data_handle(), a.mapping());
+}
+
+// The most steps a pass fuses: the policy's depth, or 1 (void: single steps).
+template <class Policy>
+struct PassDepth {
+  static constexpr int value = Policy::depth;
+};
+template <>
+struct PassDepth<void> {
+  static constexpr int value = 1;
+};
+
+// One pass of `steps` (2 ... Policy::depth) fused steps from `in` to `out`.
+template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus launch_stencil_steps(const DeviceLimits& device, GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out,
+                                  Boundary boundary, Op op, int steps, cudaStream_t stream) {
+  static_assert(StencilStepsPolicyCheck<Policy, static_cast<int>(sizeof(T)), Radius, Shape>::ok, "");
+  static_assert(Policy::rank == static_cast<int>(Rank), "smemtile::device_stencil_steps: the policy's rank is not the array's");
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(static_cast<int>(sizeof(T)), Radius);
+  constexpr long long shared = stencil_steps_shared_bytes<Policy>(static_cast<int>(sizeof(T)));
+  const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
+  const long long across = tiles(in.extent(Rank - 1), g.tile_x);
+  const long long down = Rank >= 2 ? tiles(in.extent(0), g.tile_a) : 1;
+  const long long deep = Rank == 3 ? tiles(in.extent(1), g.tile_y) : 1;
+  if (across > INT_MAX || down > 65535 || deep > 65535)
+    return failed_launch(cudaErrorInvalidValue, std::string(stencil_steps_who) + ": more than 65535 tiles along y or z");
+  constexpr auto kernel = stencil_steps_kernel<Policy, Radius, Shape, T, Rank, Boundary, Op>;
+  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
+  if (!ready) return ready;
+  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(deep)),
+           Policy::threads, static_cast<size_t>(shared), stream>>>(in, out, boundary, op, steps);
+  return LaunchStatus{};
+}
+
+// `steps` steps in passes of at most Policy::depth (Policy void: one step per pass), swapping
+// `buffers` after each pass that launched.
+template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Rank>& buffers, int steps,
+                                Boundary boundary, Op op, cudaStream_t stream) {
+  const StencilStepsPasses passes = stencil_steps_passes(steps, PassDepth<Policy>::value);
+  for (int p = 0; p < passes.passes; ++p) {
+    const int fused = passes.steps_of(p);
+    LaunchStatus launched;
+    if constexpr (!std::is_void<Policy>::value) {
+      if (fused > 1)
+        launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
+                                                               buffers.alternate(), boundary, op, fused, stream);
+    }
+    if (fused == 1)
+      launched = dispatch_stencil<Radius, Shape, T, Rank>(as_const_array(buffers.current()), buffers.alternate(),
+                                                          boundary, op, stream);
+    if (!launched) return launched;
+    const cudaError_t error = cudaGetLastError();
+    if (error != cudaSuccess)
+      return failed_launch(error, std::string(stencil_steps_who) + ": launch failed: " + cudaGetErrorString(error));
+    buffers.selector ^= 1;
+  }
+  return LaunchStatus{};
+}
+
+// The default: the selector's policy for this GPU, or single steps where fusing gains nothing.
+template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
+                                    cudaStream_t stream) {
+  constexpr int rank = static_cast<int>(Rank), bytes = static_cast<int>(sizeof(T));
+  DeviceLimits device;
+  const LaunchStatus queried = device_limits(&device, stencil_steps_who);
+  if (!queried) return queried;
+  const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
+  using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
+  if constexpr (Rank <= 2) {  // (3D: never fused by default; no kernel built for it)
+    if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  }
+  return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile

@@ -1,0 +1,220 @@
+/// \file
+/// device_stencil_steps's tuning: how many steps one pass through memory fuses (the depth), the
+/// region of the array a block keeps in shared memory for them, how its points are computed, and
+/// the selector that picks one for a GPU and a stencil.
+//
+// A pass: each block loads a region (its output tile plus depth x radius around it on every axis
+// the stencil reads along) with the boundary policy, applies up to `depth` steps in shared memory,
+// each on a region one radius narrower per side than the last, and writes its tile. The halo work
+// is redundant between neighbouring blocks; what it buys is one read and one write of the array
+// per `depth` steps. The measurements behind the numbers: docs/stencil-steps.md.
+#pragma once
+
+#include "../../block/stencil.cuh"  // StencilShape
+#include "stencil_policy.cuh"       // max_shared_bytes_per_block
+
+namespace smemtile {
+
+/// How a fused-steps block computes a point of a step.
+enum class StencilStepsCompute {
+  points,  ///< each point reads its neighbours from shared memory
+  window   ///< a thread walks a line along the slowest axis, its neighbours' values along that
+           ///< axis kept in registers (box: the whole (2R + 1)^rank window; star: the line's
+           ///< values plus the centre slice's arms), so each step of the walk loads one new slice
+};
+
+/// A fused-steps policy: Depth steps per pass; a region of RegionA x RegionY x RegionX elements
+/// per block in shared memory (twice: the step read and the step written), along the slowest axis
+/// (rank 2: rows; rank 3: planes; rank 1: 1), rows of a plane (rank 3; else 1) and x; each line
+/// a thread walks is a run of Vector consecutive points along x (read and written as one vector;
+/// window only); Threads threads, MinBlocks blocks per multiprocessor asked of the register
+/// allocator.
+template <int Rank, int Depth, int RegionA, int RegionY, int RegionX, StencilStepsCompute Compute, int Vector = 1,
+          int Threads = 256, int MinBlocks = 1>
+struct StencilStepsPolicy {
+  static constexpr int rank = Rank;                       ///< array rank
+  static constexpr int depth = Depth;                     ///< steps one pass fuses at most
+  static constexpr int region_a = RegionA;                ///< region extent along the slowest axis
+  static constexpr int region_y = RegionY;                ///< region rows of a plane (rank 3)
+  static constexpr int region_x = RegionX;                ///< region extent along x
+  static constexpr StencilStepsCompute compute = Compute; ///< how points are computed
+  static constexpr int vector = Vector;                   ///< consecutive x per line
+  static constexpr int threads = Threads;                 ///< threads per block
+  static constexpr int min_blocks = MinBlocks;            ///< __launch_bounds__ blocks per multiprocessor
+  static_assert(Rank >= 1 && Rank <= 3, "StencilStepsPolicy: rank 1, 2 or 3");
+  static_assert(Depth >= 2, "StencilStepsPolicy: a pass fuses at least 2 steps (one step is device_stencil's)");
+  static_assert(Rank >= 2 || RegionA == 1, "StencilStepsPolicy: a 1D region is one row: RegionA must be 1");
+  static_assert(Rank == 3 || RegionY == 1, "StencilStepsPolicy: RegionY (rows of a plane) is for 3D; leave it 1");
+  static_assert(RegionX % 32 == 0, "StencilStepsPolicy: a warp computes 32 consecutive x: make RegionX a multiple of 32");
+  static_assert(Threads % 32 == 0 && Threads > 0 && Threads <= 1024,
+                "StencilStepsPolicy: Threads must be whole warps, at most 1024");
+  static_assert(Vector == 1 || Vector == 2 || Vector == 4 || Vector == 8 || Vector == 16,
+                "StencilStepsPolicy: Vector (points per line along x) is 1, 2, 4, 8 or 16");
+  static_assert(Vector == 1 || Compute == StencilStepsCompute::window,
+                "StencilStepsPolicy: runs of several points (Vector > 1) are a window scheme; points take Vector 1");
+  static_assert(RegionX % Vector == 0, "StencilStepsPolicy: RegionX must be a multiple of Vector");
+  static_assert((RegionX / Vector) % 32 == 0 || 32 % (RegionX / Vector) == 0,
+                "StencilStepsPolicy: a region row's RegionX / Vector lines must fill whole warps or divide one (the "
+                "window passes row values between lanes)");
+  static_assert((RegionY * RegionX / Vector) % Threads == 0 || Threads % (RegionY * RegionX / Vector) == 0,
+                "StencilStepsPolicy: a plane's RegionY * RegionX / Vector lines must be a multiple or a divisor of "
+                "Threads (each thread takes whole lines along the slowest axis)");
+  static_assert(Rank >= 2 || Compute == StencilStepsCompute::points,
+                "StencilStepsPolicy: 1D regions compute points (there is no slower axis to walk)");
+};
+
+/// Whether P is a StencilStepsPolicy.
+template <class P>
+struct IsStencilStepsPolicy : std::false_type {};
+/// A StencilStepsPolicy is one.
+template <int R, int D, int A, int Y, int X, StencilStepsCompute C, int V, int T, int M>
+struct IsStencilStepsPolicy<StencilStepsPolicy<R, D, A, Y, X, C, V, T, M>> : std::true_type {};
+
+/// Halo and output tile of a fused-steps region, per axis (a: slowest, y: rows of a 3D plane, x).
+struct StencilStepsGeometry {
+  int halo_a, halo_y, halo_x;  ///< elements of halo on each side
+  int tile_a, tile_y, tile_x;  ///< the output tile: the region less its halo
+};
+
+/// The halo is depth x radius on each axis the stencil reads along; along x it is rounded up to
+/// whole 16-byte vectors so that region rows load as vectors wherever the array's rows are aligned.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr StencilStepsGeometry stencil_steps_geometry(int elem_bytes, int radius) {
+  const int reach = Policy::depth * radius;
+  const int unit = 16 / elem_bytes;
+  const int halo_a = Policy::rank >= 2 ? reach : 0, halo_y = Policy::rank == 3 ? reach : 0;
+  const int halo_x = (reach + unit - 1) / unit * unit;
+  return StencilStepsGeometry{halo_a, halo_y, halo_x, Policy::region_a - 2 * halo_a, Policy::region_y - 2 * halo_y,
+                              Policy::region_x - 2 * halo_x};
+}
+
+/// Elements of one region buffer.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_steps_region_elements() {
+  return static_cast<long long>(Policy::region_a) * Policy::region_y * Policy::region_x;
+}
+
+/// Dynamic shared memory of a block: two region buffers (the step read, the step written), 128
+/// bytes before, between and after them (runs rounded out along x read there) and 128 for aligning.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_steps_shared_bytes(int elem_bytes) {
+  return 2 * stencil_steps_region_elements<Policy>() * elem_bytes + 4 * 128;
+}
+
+/// The invariants a policy must satisfy for a stencil of Radius on elements of ElemBytes bytes.
+template <class Policy, int ElemBytes, int Radius, StencilShape Shape>
+struct StencilStepsPolicyCheck {
+  static_assert(IsStencilStepsPolicy<Policy>::value,
+                "smemtile::device_stencil_steps: the policy must be a StencilStepsPolicy");
+  static constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(ElemBytes, Radius);
+  static_assert(g.tile_a > 0 && g.tile_y > 0 && g.tile_x > 0,
+                "smemtile::device_stencil_steps: the region is no wider than its halo (depth x radius on each "
+                "side, x rounded up to 16 bytes): enlarge the region or lower the depth");
+  static_assert(Policy::vector * ElemBytes <= 16 && (ElemBytes * Policy::vector) % ElemBytes == 0,
+                "smemtile::device_stencil_steps: a run of Vector points is one access of at most 16 bytes");
+  static_assert(g.halo_x % Policy::vector == 0 || Policy::vector == 1,
+                "smemtile::device_stencil_steps: the x halo (16 bytes' worth) must hold whole runs of Vector points");
+  static_assert(stencil_steps_shared_bytes<Policy>(ElemBytes) <= max_shared_bytes_per_block,
+                "smemtile::device_stencil_steps: two regions of this policy need more shared memory per block than "
+                "any GPU has: a smaller region");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
+/// 32-bit registers a window of runs of `vector` points holds (StencilStepsCompute::window): boxes
+/// (2R + 1)^(rank - 1) rows of vector + 2R values; stars the run's 2R + 1 values along the slowest
+/// axis, its 2R + 1 rows (3D) and its row of vector + 2R.
+SMEMTILE_HOST_DEVICE constexpr int stencil_steps_window_registers(int rank, int elem_bytes, int radius,
+                                                                  StencilShape shape, int vector) {
+  const int w = 2 * radius + 1, per = elem_bytes == 8 ? 2 : 1;
+  const int values = shape == StencilShape::box ? (rank == 3 ? w * w : w) * (vector + 2 * radius)
+                                                : w * vector * (rank == 3 ? 2 : 1) + vector + 2 * radius;
+  return values * per;
+}
+
+/// The default fused-steps policies (docs/stencil-steps.md). 1D and 2D: a halo of about 8
+/// elements (depth = max(2, 8 / radius); 4 for doubles); 2D regions of 64 rows of 512 bytes (32
+/// rows of 1 KB for doubles), three blocks per multiprocessor. 3D: the halo is paid on three axes,
+/// so depth 3 at radius 1 and 2 beyond, regions of up to 96 KB (one block); the selector does not
+/// take them (they lose to single steps on an H100) but a caller may.
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+struct DefaultStencilStepsPolicy {
+  static constexpr int budget = Rank == 3 ? (Radius == 1 ? 3 : 2) : ElemBytes == 8 ? 4 : 8;  ///< halo elements
+  static constexpr int depth = budget / Radius >= 2 ? budget / Radius : 2;               ///< steps per pass
+  static constexpr int region_x = Rank == 1   ? (ElemBytes == 8 ? 1024 : 4096 / ElemBytes)
+                                  : Rank == 2 ? (ElemBytes <= 2 ? 256 : 128)
+                                              : (ElemBytes == 8 ? 32 : ElemBytes == 4 ? 64 : 128);  ///< x
+  static constexpr int region_a = (Rank == 1   ? 1
+                                   : Rank == 2 ? (ElemBytes == 8 ? 32 : 64)
+                                               : (Radius <= 2 ? 24 : 18));  ///< slowest axis
+  static constexpr int region_y = Rank == 3 ? (Radius <= 2 ? 16 : 24) : 1;             ///< plane rows
+  static constexpr int widest = ElemBytes == 8 ? 2 : 4;  ///< points per line along x, at most
+  static constexpr int vector = Rank == 1                                                              ? 1
+                                : stencil_steps_window_registers(Rank, ElemBytes, Radius, Shape, widest) <= 48 ? widest
+                                : stencil_steps_window_registers(Rank, ElemBytes, Radius, Shape, 2) <= 48      ? 2
+                                                                                                                : 1;
+  static constexpr bool window =
+      Rank >= 2 && stencil_steps_window_registers(Rank, ElemBytes, Radius, Shape, vector) <= 52;  ///< it fits
+  /// the policy
+  using type = StencilStepsPolicy<Rank, depth, region_a, region_y, region_x,
+                                  window ? StencilStepsCompute::window : StencilStepsCompute::points, vector, 256,
+                                  Rank == 3 ? 1 : Rank == 2 ? 3 : 2>;
+};
+
+/// What a pass of a policy is expected to gain over single steps, from the bytes each moves: a
+/// single step reads and writes the array (2); a pass reads the regions (region / tile times the
+/// array) and writes it once, for `depth` steps. Below 1 a policy loses to single steps.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr double stencil_steps_traffic_gain(int elem_bytes, int radius) {
+  const StencilStepsGeometry g = stencil_steps_geometry<Policy>(elem_bytes, radius);
+  if (g.tile_a <= 0 || g.tile_y <= 0 || g.tile_x <= 0) return 0;
+  const double region = static_cast<double>(stencil_steps_region_elements<Policy>());
+  const double tile = static_cast<double>(g.tile_a) * g.tile_y * g.tile_x;
+  return 2.0 * Policy::depth / (region / tile + 1.0);
+}
+
+/// Default policies expected to gain less than this over single steps are not taken: the steps
+/// then run one device_stencil call each.
+inline constexpr double stencil_steps_min_gain = 1.25;
+
+/// The selector's choice: fuse steps with the default policy, or run single steps.
+struct StencilStepsChoice {
+  bool fused = false;  ///< fuse (else one device_stencil call per step)
+};
+
+/// The choice for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes, on a GPU whose
+/// blocks may opt in to `shared_per_block` bytes of dynamic shared memory: 1D and 2D fused with the
+/// standard regions where they fit and are expected to gain at least stencil_steps_min_gain
+/// (stencil_steps_traffic_gain); 3D single steps (docs/stencil-steps.md: the overlapped 3D regions
+/// measured slower than single steps).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+SMEMTILE_HOST_DEVICE constexpr StencilStepsChoice stencil_steps_choice(long long shared_per_block) {
+  using Standard = typename DefaultStencilStepsPolicy<Rank, ElemBytes, Radius, Shape>::type;
+  StencilStepsChoice c{};
+  if (Rank == 3) return c;  // 3D regions pay the halo on three axes: slower than single steps (docs)
+  if (shared_per_block >= stencil_steps_shared_bytes<Standard>(ElemBytes)) {
+    c.fused = stencil_steps_traffic_gain<Standard>(ElemBytes, Radius) >= stencil_steps_min_gain;
+  }
+  return c;
+}
+
+/// How `steps` steps split into passes of at most `depth` steps: as few passes as the depth
+/// allows, their steps as equal as they can be (the first `longer` passes take one more).
+struct StencilStepsPasses {
+  int passes = 0;  ///< passes through memory
+  int steps = 0;   ///< steps of each pass after the first `longer`
+  int longer = 0;  ///< passes that take steps + 1
+  /// Steps of pass p.
+  SMEMTILE_HOST_DEVICE constexpr int steps_of(int p) const { return p < longer ? steps + 1 : steps; }
+};
+
+/// The passes of `steps` steps at `depth` steps per pass at most (steps >= 0, depth >= 1).
+SMEMTILE_HOST_DEVICE constexpr StencilStepsPasses stencil_steps_passes(long long steps, int depth) {
+  StencilStepsPasses p{};
+  if (steps <= 0 || depth < 1) return p;
+  p.passes = static_cast<int>((steps + depth - 1) / depth);
+  p.steps = static_cast<int>(steps / p.passes);
+  p.longer = static_cast<int>(steps % p.passes);
+  return p;
+}
+
+}  // namespace smemtile
