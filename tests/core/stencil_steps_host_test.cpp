@@ -1,0 +1,101 @@
+// Host tests of device_stencil_steps's policy layer (device/tuning/stencil_steps_policy.cuh),
+// compiled by the C++ compiler:
+//  - stencil_steps_passes: for every step count 0..300 and depth 1..16, as few passes as the depth
+//    allows, each of at most `depth` steps, differing by at most one, summing to the steps;
+//  - the default policies for every rank, element size, radius and shape: a tile left inside the
+//    halo, x halos of whole 16-byte vectors holding whole runs, regions that fit a block's shared
+//    memory, the window's registers within bounds, runs that fill warps or divide them;
+//  - the selector: 1D and 2D fused where the regions fit and the traffic model gains, 3D never,
+//    nothing fused where a GPU's blocks lack the shared memory.
+#include <smemtile/smemtile.cuh>
+
+#include "catch.hpp"
+
+namespace {
+
+using smemtile::StencilShape;
+
+template <int Rank, int E, int R, StencilShape S>
+void check_default() {
+  using P = typename smemtile::DefaultStencilStepsPolicy<Rank, E, R, S>::type;
+  INFO("rank " << Rank << " element bytes " << E << " radius " << R << (S == StencilShape::box ? " box" : " star"));
+  (void)smemtile::StencilStepsPolicyCheck<P, E, R, S>::ok;  // the static_asserts
+  constexpr auto g = smemtile::stencil_steps_geometry<P>(E, R);
+  CHECK(P::depth >= 2);
+  CHECK(g.halo_x >= P::depth * R);
+  CHECK(g.halo_x * E % 16 == 0);
+  CHECK(g.halo_x % P::vector == 0);
+  CHECK(g.halo_a == (Rank >= 2 ? P::depth * R : 0));
+  CHECK(g.halo_y == (Rank == 3 ? P::depth * R : 0));
+  CHECK(g.tile_a > 0);
+  CHECK(g.tile_y > 0);
+  CHECK(g.tile_x > 0);
+  CHECK(smemtile::stencil_steps_shared_bytes<P>(E) <= smemtile::max_shared_bytes_per_block);
+  CHECK(P::vector * E <= 16);
+  if (P::compute == smemtile::StencilStepsCompute::window)
+    CHECK(smemtile::stencil_steps_window_registers(Rank, E, R, S, P::vector) <= 52);
+  const auto choice = smemtile::stencil_steps_choice<Rank, E, R, S>(227 * 1024);
+  if (Rank == 3) {
+    CHECK_FALSE(choice.fused);
+  } else {
+    CHECK(choice.fused == (smemtile::stencil_steps_traffic_gain<P>(E, R) >= smemtile::stencil_steps_min_gain));
+    CHECK_FALSE(smemtile::stencil_steps_choice<Rank, E, R, S>(smemtile::stencil_steps_shared_bytes<P>(E) - 1).fused);
+  }
+}
+
+template <int Rank, int E>
+void check_radii() {
+  check_default<Rank, E, 1, StencilShape::star>();
+  check_default<Rank, E, 1, StencilShape::box>();
+  check_default<Rank, E, 2, StencilShape::star>();
+  check_default<Rank, E, 2, StencilShape::box>();
+  check_default<Rank, E, 3, StencilShape::star>();
+  check_default<Rank, E, 3, StencilShape::box>();
+  check_default<Rank, E, 4, StencilShape::star>();
+  check_default<Rank, E, 4, StencilShape::box>();
+}
+
+}  // namespace
+
+TEST_CASE("stencil_steps_passes splits steps into as few, as equal passes as the depth allows") {
+  for (int depth = 1; depth <= 16; ++depth)
+    for (int steps = 0; steps <= 300; ++steps) {
+      const smemtile::StencilStepsPasses p = smemtile::stencil_steps_passes(steps, depth);
+      INFO("steps " << steps << " depth " << depth);
+      REQUIRE(p.passes == (steps + depth - 1) / depth);
+      int total = 0, most = 0, least = depth + 1;
+      for (int k = 0; k < p.passes; ++k) {
+        total += p.steps_of(k);
+        most = std::max(most, p.steps_of(k));
+        least = std::min(least, p.steps_of(k));
+      }
+      CHECK(total == steps);
+      if (steps > 0) {
+        CHECK(most <= depth);
+        CHECK(least >= 1);
+        CHECK(most - least <= 1);
+      }
+    }
+  CHECK(smemtile::stencil_steps_passes(-3, 8).passes == 0);
+}
+
+TEST_CASE("the default fused-steps policies keep their invariants; the selector fuses 1D and 2D only") {
+  check_radii<1, 1>();
+  check_radii<1, 4>();
+  check_radii<1, 8>();
+  check_radii<2, 1>();
+  check_radii<2, 2>();
+  check_radii<2, 4>();
+  check_radii<2, 8>();
+  check_radii<3, 2>();
+  check_radii<3, 4>();
+  check_radii<3, 8>();
+  // The 2D float 5-point default: 8 steps per pass on 64 x 128 regions, runs of 4 floats.
+  using P = smemtile::DefaultStencilStepsPolicy<2, 4, 1, StencilShape::star>::type;
+  CHECK(P::depth == 8);
+  CHECK(P::region_a == 64);
+  CHECK(P::region_x == 128);
+  CHECK(P::vector == 4);
+  CHECK(smemtile::stencil_steps_choice<2, 4, 1, StencilShape::star>(227 * 1024).fused);
+  CHECK_FALSE(smemtile::stencil_steps_choice<2, 4, 1, StencilShape::star>(48 * 1024).fused);
+}

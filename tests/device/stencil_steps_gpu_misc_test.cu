@@ -1,0 +1,119 @@
+// GPU tests of device_stencil_steps (device/stencil_steps.cuh) beyond the 2D defaults:
+//  - 1D arrays (the selector's policy) and 3D arrays through a caller's policy (the selector runs 3D
+//    as single steps; the fused 3D kernel is reachable only so): random shapes, pitches, steps,
+//    policies, star and box; a 2D caller's policy in the points scheme and one walking single
+//    points; each equal bit for bit to as many device_stencil calls;
+//  - invalid calls (negative steps, overlapping or mismatched buffers: cudaErrorInvalidValue and a
+//    message, nothing swapped or launched) and steps = 0 (success, nothing changed);
+//  - stream capture: 20 fused steps of a 2D heat equation captured into a CUDA graph as the first
+//    call of its instantiation, replayed, equal bit for bit to the same call made eagerly.
+#include "stencil_steps_gpu_common.cuh"
+
+namespace {
+
+using namespace steps_test;
+constexpr StencilShape star = StencilShape::star;
+constexpr StencilShape box = StencilShape::box;
+using smemtile::StencilStepsCompute;
+using smemtile::StencilStepsPolicy;
+
+template <int Rank, int R, StencilShape S, int P, class T, class Policy>
+void check_with(int cases, unsigned seed) {
+  constexpr auto g = smemtile::stencil_steps_geometry<Policy>(static_cast<int>(sizeof(T)), R);
+  check_random_steps<Rank, R, S, P, T, Policy>(cases, Policy::depth, Rank == 3 ? g.tile_y : g.tile_a, g.tile_x, seed);
+}
+
+template <int Rank, int R, StencilShape S, class T>
+using Default = typename smemtile::DefaultStencilStepsPolicy<Rank, static_cast<int>(sizeof(T)), R, S>::type;
+
+struct Heat {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    return n(0, 0) + 0.2f * (n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4.0f * n(0, 0));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("device_stencil_steps 1D") {
+  check_random_steps<1, 1, star, kReflect, float>(10, Default<1, 1, star, float>::depth, 1, 1008, 31);
+  check_random_steps<1, 4, box, kPeriodic, double>(8, Default<1, 4, box, double>::depth, 1, 1008, 32);
+  check_random_steps<1, 2, star, kClamp, int>(8, Default<1, 2, star, int>::depth, 1, 1008, 33);
+}
+
+TEST_CASE("device_stencil_steps 3D through a caller's policy") {
+  check_with<3, 1, star, kClamp, float, Default<3, 1, star, float>>(10, 41);
+  check_with<3, 1, box, kZero, float, Default<3, 1, box, float>>(8, 42);
+  check_with<3, 1, star, kReflect, double, Default<3, 1, star, double>>(8, 43);
+  check_with<3, 2, star, kPeriodic, float, StencilStepsPolicy<3, 2, 16, 16, 32, StencilStepsCompute::window, 2>>(8, 44);
+  check_with<3, 1, box, kConstant, float, StencilStepsPolicy<3, 2, 8, 8, 32, StencilStepsCompute::points>>(8, 45);
+}
+
+TEST_CASE("device_stencil_steps 2D caller's policies: points, single-point windows") {
+  check_with<2, 1, box, kClamp, float, StencilStepsPolicy<2, 3, 24, 1, 64, StencilStepsCompute::points>>(10, 51);
+  check_with<2, 2, star, kReflect, float, StencilStepsPolicy<2, 5, 40, 1, 64, StencilStepsCompute::window, 1>>(10, 52);
+  check_with<2, 1, star, kPeriodic, float, StencilStepsPolicy<2, 16, 96, 1, 128, StencilStepsCompute::window, 4, 512, 1>>(6, 53);
+}
+
+TEST_CASE("device_stencil_steps refuses invalid calls and does nothing for zero steps") {
+  const int rows = 40, cols = 50;
+  DeviceBuffer<float> a(rows * cols), b(rows * cols), c(rows * (cols + 3));
+  a.poison();
+  b.poison();
+  const std::vector<float> before = a.download();
+  auto buffers = smemtile::make_stencil_buffers(smemtile::make_global_matrix(a.get(), rows, cols),
+                                                smemtile::make_global_matrix(b.get(), rows, cols));
+  smemtile::LaunchStatus s = smemtile::device_stencil_steps<1, star>(buffers, -1, smemtile::boundary::zero, Heat{});
+  CHECK(s.error == cudaErrorInvalidValue);
+  CHECK(s.message.find("steps must not be negative") != std::string::npos);
+  CHECK(buffers.selector == 0);
+  s = smemtile::device_stencil_steps<1, star>(buffers, 0, smemtile::boundary::zero, Heat{});
+  CHECK(s.error == cudaSuccess);
+  CHECK(buffers.selector == 0);
+  auto overlapping = smemtile::make_stencil_buffers(smemtile::make_global_matrix(a.get(), rows, cols),
+                                                    smemtile::make_global_matrix(a.get() + 7, rows, cols));
+  s = smemtile::device_stencil_steps<1, star>(overlapping, 5, smemtile::boundary::clamp, Heat{});
+  CHECK(s.error == cudaErrorInvalidValue);
+  CHECK(s.message.find("overlap") != std::string::npos);
+  CHECK(overlapping.selector == 0);
+  auto mismatched = smemtile::make_stencil_buffers(smemtile::make_global_matrix(a.get(), rows, cols),
+                                                   smemtile::make_global_matrix(c.get(), rows, cols + 3));
+  s = smemtile::device_stencil_steps<1, star>(mismatched, 5, smemtile::boundary::clamp, Heat{});
+  CHECK(s.error == cudaErrorInvalidValue);
+  CHECK(s.message.find("same extents") != std::string::npos);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(a.download() == before);
+}
+
+TEST_CASE("device_stencil_steps inside stream capture replays as the eager call") {
+  const int rows = 300, cols = 517, steps = 20;
+  std::mt19937 rng(61);
+  const std::vector<float> start = random_inputs<float>(static_cast<std::size_t>(rows) * cols, rng);
+  DeviceBuffer<float> a(start.size()), b(start.size()), c(start.size()), d(start.size());
+  a.upload(start);
+  c.upload(start);
+  cudaStream_t stream;
+  REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  auto captured = smemtile::make_stencil_buffers(smemtile::make_global_matrix(a.get(), rows, cols),
+                                                 smemtile::make_global_matrix(b.get(), rows, cols));
+  cudaGraph_t graph;
+  REQUIRE_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const smemtile::LaunchStatus s = smemtile::device_stencil_steps<1, star>(captured, steps, smemtile::boundary::clamp, Heat{}, stream);
+  REQUIRE_CUDA(cudaStreamEndCapture(stream, &graph));
+  REQUIRE(s.error == cudaSuccess);
+  cudaGraphExec_t exec;
+  REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  REQUIRE_CUDA(cudaGraphLaunch(exec, stream));
+  REQUIRE_CUDA(cudaStreamSynchronize(stream));
+  auto eager = smemtile::make_stencil_buffers(smemtile::make_global_matrix(c.get(), rows, cols),
+                                              smemtile::make_global_matrix(d.get(), rows, cols));
+  REQUIRE(smemtile::device_stencil_steps<1, star>(eager, steps, smemtile::boundary::clamp, Heat{}, stream).error == cudaSuccess);
+  REQUIRE_CUDA(cudaStreamSynchronize(stream));
+  REQUIRE(captured.selector == eager.selector);
+  const std::vector<float> x = (captured.selector ? b : a).download(), y = (eager.selector ? d : c).download();
+  CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+  CHECK(x != start);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+}
