@@ -49,7 +49,7 @@ fi
 args_for() {  # the measurement options of program $1, into measure_args
   if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then
     measure_args=("${user_args[@]}")
-  elif [ "$1" = transpose_bench ] || [ "$1" = stencil_bench ] || [ "$1" = pairs_bench ]; then
+  elif [ "$1" = transpose_bench ] || [ "$1" = stencil_bench ] || [ "$1" = pairs_bench ] || [ "$1" = stencil_steps_bench ]; then
     measure_args=("${light_args[@]}")
   else
     measure_args=("${default_args[@]}")
@@ -105,7 +105,8 @@ for name in "${names[@]}"; do
   # host_cost_bench is a plain program (host time per call, no NVBench options used): its table is its log.
   [ "$name" = host_cost_bench ] && [ $rc -eq 0 ] && cat "$out/$name.log"
   # pairs_bench (issue 25's kernel pairs) has its own report, from its log: scripts/pairs_report.py.
-  [ "$name" != pairs_bench ] && [ -s "$out/$name.json" ] && results+=("$out/$name.json")
+  # stencil_steps_bench has its own report too (scripts/steps_report.py, below).
+  [ "$name" != pairs_bench ] && [ "$name" != stencil_steps_bench ] && [ -s "$out/$name.json" ] && results+=("$out/$name.json")
 done
 
 echo
@@ -124,6 +125,11 @@ if [ -s "$out/pairs_bench.log" ] && command -v python3 >/dev/null; then
   sass_args=()
   [ -s "$sass_table" ] && sass_args=(--sass "$sass_table")
   python3 "$root/scripts/pairs_report.py" "$out/pairs_bench.log" "${sass_args[@]}" --out "$out/pairs.md" || status=1
+fi
+if [ -s "$out/stencil_steps_bench.csv" ] && command -v python3 >/dev/null; then
+  # Issue 26's time steps: per-step speed against the copy, by step count.
+  python3 "$root/scripts/steps_report.py" "$out/stencil_steps_bench.csv" --out "$out/steps.md" --svg "$out/steps.svg" \
+    >/dev/null || status=1
 fi
 if command -v python3 >/dev/null && { [ -s "$out/stencil_bench.csv" ] || [ -s "$out/transpose_bench.csv" ]; }; then
   # The stencils by boundary and path, and the transposes' narrow and batch shapes.
