@@ -79,7 +79,7 @@ TEST_CASE("stencil_steps_passes splits steps into as few, as equal passes as the
   CHECK(smemtile::stencil_steps_passes(-3, 8).passes == 0);
 }
 
-TEST_CASE("the default fused-steps policies keep their invariants; the selector fuses 1D and 2D only") {
+TEST_CASE("the default fused-steps policies keep their invariants, and the selector fuses 1D and 2D only") {
   check_radii<1, 1>();
   check_radii<1, 4>();
   check_radii<1, 8>();
