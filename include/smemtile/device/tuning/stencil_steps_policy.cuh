@@ -72,8 +72,12 @@ struct IsStencilStepsPolicy<StencilStepsPolicy<R, D, A, Y, X, C, V, T, M>> : std
 
 /// Halo and output tile of a fused-steps region, per axis (a: slowest, y: rows of a 3D plane, x).
 struct StencilStepsGeometry {
-  int halo_a, halo_y, halo_x;  ///< elements of halo on each side
-  int tile_a, tile_y, tile_x;  ///< the output tile: the region less its halo
+  int halo_a;  ///< halo elements on each side along the slowest axis
+  int halo_y;  ///< halo elements on each side along y (3D)
+  int halo_x;  ///< halo elements on each side along x
+  int tile_a;  ///< the output tile along the slowest axis: the region less its halo
+  int tile_y;  ///< the output tile along y (3D)
+  int tile_x;  ///< the output tile along x
 };
 
 /// The halo is depth x radius on each axis the stencil reads along; along x it is rounded up to
@@ -106,7 +110,7 @@ template <class Policy, int ElemBytes, int Radius, StencilShape Shape>
 struct StencilStepsPolicyCheck {
   static_assert(IsStencilStepsPolicy<Policy>::value,
                 "smemtile::device_stencil_steps: the policy must be a StencilStepsPolicy");
-  static constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(ElemBytes, Radius);
+  static constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(ElemBytes, Radius);  ///< halo and tile
   static_assert(g.tile_a > 0 && g.tile_y > 0 && g.tile_x > 0,
                 "smemtile::device_stencil_steps: the region is no wider than its halo (depth x radius on each "
                 "side, x rounded up to 16 bytes): enlarge the region or lower the depth");
@@ -148,6 +152,7 @@ struct DefaultStencilStepsPolicy {
                                                : (Radius <= 2 ? 24 : 18));  ///< slowest axis
   static constexpr int region_y = Rank == 3 ? (Radius <= 2 ? 16 : 24) : 1;             ///< plane rows
   static constexpr int widest = ElemBytes == 8 ? 2 : 4;  ///< points per line along x, at most
+  /// points per line along x: the widest run whose window fits the registers
   static constexpr int vector = Rank == 1                                                              ? 1
                                 : stencil_steps_window_registers(Rank, ElemBytes, Radius, Shape, widest) <= 48 ? widest
                                 : stencil_steps_window_registers(Rank, ElemBytes, Radius, Shape, 2) <= 48      ? 2
