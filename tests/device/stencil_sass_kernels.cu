@@ -40,3 +40,12 @@ template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
 }  // namespace smemtile::detail
+
+// device_stencil_steps's 2D float 5-point kernel, the default policy: the window's rows as 16-byte
+// shared loads, their sides by shuffles, the region by 16-byte cp.async, the tile by 16-byte stores.
+struct StepsLaplace5 : Laplace5 {};
+namespace smemtile::detail {
+using Steps2D = DefaultStencilStepsPolicy<2, 4, 1, StencilShape::star>::type;
+template __global__ void stencil_steps_kernel<Steps2D, 1, StencilShape::star, float, 2, boundary::Zero, StepsLaplace5>(
+    GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Zero, StepsLaplace5, int);
+}  // namespace smemtile::detail
