@@ -5,6 +5,8 @@
 // padding (pitches, offsets, guard) untouched.
 #pragma once
 
+#include <cuda_fp16.h>
+
 #include <cstring>
 
 #include "stencil_gpu_common.cuh"
@@ -46,6 +48,13 @@ MeanOp<T, Rank, R, S> random_mean_op(std::mt19937& rng) {
   return op;
 }
 
+// An element as a number to print.
+template <class T>
+double printable(T v) {
+  if constexpr (std::is_same<T, __half>::value) return static_cast<double>(__half2float(v));
+  else return static_cast<double>(v);
+}
+
 // Steps a case takes: 1, 2, the depth, the depth + 1, two passes and one more, or random.
 inline int random_steps(std::mt19937& rng, int i, int depth) {
   switch (i % 6) {
@@ -62,11 +71,10 @@ inline long long buffer_index(const Geometry& g, int which, int z, int y, int x)
   return which == 0 ? g.in_index(z, y, x) : g.out_index(z, y, x);
 }
 
-// `steps` fused steps (Policy void: the selector's) against as many device_stencil calls.
-template <int Rank, int R, StencilShape S, int P, class T, class Policy = void>
-void check_steps(const Geometry& g, int steps, std::mt19937& rng) {
+// `steps` fused steps of `op` (Policy void: the selector's) against as many device_stencil calls.
+template <int Rank, int R, StencilShape S, int P, class T, class Policy = void, class Op>
+void check_steps_with(const Geometry& g, int steps, const Op& op, std::mt19937& rng) {
   INFO(g.describe() << "; steps " << steps << "; policy " << policy_name(P));
-  const auto op = random_mean_op<T, Rank, R, S>(rng);
   const std::size_t totals[2] = {static_cast<std::size_t>(g.in_offset + g.in_span()),
                                  static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard)};
   const std::vector<T> start = random_inputs<T>(totals[0], rng);
@@ -103,7 +111,8 @@ void check_steps(const Geometry& g, int steps, std::mt19937& rng) {
         const T b = want[ref.selector][buffer_index(g, ref.selector, z, y, x)];
         if (std::memcmp(&a, &b, sizeof(T)) != 0) {
           if (wrong < 5)
-            UNSCOPED_INFO("(" << z << ", " << y << ", " << x << "): fused " << +a << ", single steps " << +b);
+            UNSCOPED_INFO("(" << z << ", " << y << ", " << x << "): fused " << printable(a) << ", single steps "
+                                << printable(b));
           ++wrong;
         }
       }
@@ -121,6 +130,12 @@ void check_steps(const Geometry& g, int steps, std::mt19937& rng) {
     INFO("buffer " << which);
     CHECK(touched == 0);
   }
+}
+
+// The same with a random MeanOp.
+template <int Rank, int R, StencilShape S, int P, class T, class Policy = void>
+void check_steps(const Geometry& g, int steps, std::mt19937& rng) {
+  check_steps_with<Rank, R, S, P, T, Policy>(g, steps, random_mean_op<T, Rank, R, S>(rng), rng);
 }
 
 // `cases` random geometries (tiles of the default single-step policies' sizes, and of Policy's
