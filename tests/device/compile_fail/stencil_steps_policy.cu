@@ -7,6 +7,8 @@
 //   SMEMTILE_STEPS_CASE 2  runs of 4 points in the points scheme: "points take Vector 1"
 //   SMEMTILE_STEPS_CASE 3  one step per pass: "a pass fuses at least 2 steps"
 //   SMEMTILE_STEPS_CASE 4  a valid caller's policy: accepted (the control)
+//   SMEMTILE_STEPS_CASE 5  a 2D window of 64-wide rows in runs of 4 (16 lines: a warp would walk two
+//                          segments of rows): "a multiple of 32"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -19,6 +21,8 @@ using P = StencilStepsPolicy<2, 4, 64, 1, 100, StencilStepsCompute::window, 1>;
 using P = StencilStepsPolicy<2, 4, 64, 1, 128, StencilStepsCompute::points, 4>;
 #elif SMEMTILE_STEPS_CASE == 3
 using P = StencilStepsPolicy<2, 1, 64, 1, 128, StencilStepsCompute::window, 4>;
+#elif SMEMTILE_STEPS_CASE == 5
+using P = StencilStepsPolicy<2, 4, 64, 1, 64, StencilStepsCompute::window, 4>;
 #else
 using P = StencilStepsPolicy<2, 4, 64, 1, 128, StencilStepsCompute::window, 4>;
 #endif

@@ -59,6 +59,9 @@ struct StencilStepsPolicy {
   static_assert((RegionY * RegionX / Vector) % Threads == 0 || Threads % (RegionY * RegionX / Vector) == 0,
                 "StencilStepsPolicy: a plane's RegionY * RegionX / Vector lines must be a multiple or a divisor of "
                 "Threads (each thread takes whole lines along the slowest axis)");
+  static_assert(Compute != StencilStepsCompute::window || (RegionY * RegionX / Vector) % 32 == 0,
+                "StencilStepsPolicy: the window passes values between the lanes of a warp, which must walk the same "
+                "slices: make RegionY * RegionX / Vector (the lines of a plane) a multiple of 32");
   static_assert(Rank >= 2 || Compute == StencilStepsCompute::points,
                 "StencilStepsPolicy: 1D regions compute points (there is no slower axis to walk)");
 };
