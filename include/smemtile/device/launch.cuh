@@ -48,6 +48,15 @@ inline LaunchStatus failed_launch(cudaError_t error, std::string message) {
   status.message = std::move(message);
   return status;
 }
+
+// `launched`'s failure, or else the status of the launch it made (cudaGetLastError), said as `who`
+// (the device functions' one check after launching).
+inline LaunchStatus launched_status(LaunchStatus launched, const char* who) {
+  if (!launched) return launched;
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess) return failed_launch(error, std::string(who) + ": launch failed: " + cudaGetErrorString(error));
+  return LaunchStatus{};
+}
 }  // namespace detail
 
 /// What a launch needs to know of a device, asked once per device (device_limits).

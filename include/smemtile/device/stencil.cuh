@@ -109,15 +109,6 @@ const char* stencil_call_error(const cuda::std::mdspan<const T, Extents, LayoutI
                                 reinterpret_cast<unsigned long long>(out.data_handle()), static_cast<int>(sizeof(T)));
 }
 
-// The status of a launch that was made (cudaGetLastError), or `launched`'s failure.
-inline LaunchStatus stencil_launch_status(LaunchStatus launched) {
-  if (!launched) return launched;
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess)
-    return failed_launch(error, std::string("smemtile::device_stencil: launch failed: ") + cudaGetErrorString(error));
-  return LaunchStatus{};
-}
-
 }  // namespace detail
 
 /// Applies a stencil of `Radius` and `Shape` to `in`, writing `out` (same extents, rank 1, 2 or 3,
@@ -135,8 +126,9 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
   if (const char* why = detail::stencil_call_error<Radius>(in, out))
     return detail::failed_launch(cudaErrorInvalidValue, std::string("smemtile::device_stencil: ") + why);
   if (in.size() == 0) return LaunchStatus{};
-  return detail::stencil_launch_status(detail::dispatch_stencil<Radius, Shape, T, Extents::rank()>(
-      detail::as_global_array(in), detail::as_global_array(out), boundary, op, stream));
+  return detail::launched_status(detail::dispatch_stencil<Radius, Shape, T, Extents::rank()>(
+                                     detail::as_global_array(in), detail::as_global_array(out), boundary, op, stream),
+                                 detail::stencil_who);
 }
 
 /// The same with the caller's policy (a Stencil1DPolicy or StencilTiledPolicy of the array's rank,
@@ -152,8 +144,9 @@ LaunchStatus device_stencil(Policy, cuda::std::mdspan<const T, Extents, LayoutIn
   if (const char* why = detail::stencil_call_error<Radius>(in, out))
     return detail::failed_launch(cudaErrorInvalidValue, std::string("smemtile::device_stencil: ") + why);
   if (in.size() == 0) return LaunchStatus{};
-  return detail::stencil_launch_status(detail::dispatch_stencil_with<Policy, Radius, Shape, T, Extents::rank()>(
-      detail::as_global_array(in), detail::as_global_array(out), boundary, op, stream));
+  return detail::launched_status(detail::dispatch_stencil_with<Policy, Radius, Shape, T, Extents::rank()>(
+                                     detail::as_global_array(in), detail::as_global_array(out), boundary, op, stream),
+                                 detail::stencil_who);
 }
 
 /// The same with a forced path (StencilForcedLoader, tuning/stencil_policy.cuh): the default

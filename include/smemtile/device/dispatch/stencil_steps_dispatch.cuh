@@ -92,10 +92,8 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
     if (fused == 1)
       launched = dispatch_stencil<Radius, Shape, T, Rank>(as_const_array(buffers.current()), buffers.alternate(),
                                                           boundary, op, stream);
+    launched = launched_status(launched, stencil_steps_who);
     if (!launched) return launched;
-    const cudaError_t error = cudaGetLastError();
-    if (error != cudaSuccess)
-      return failed_launch(error, std::string(stencil_steps_who) + ": launch failed: " + cudaGetErrorString(error));
     buffers.selector ^= 1;
   }
   return LaunchStatus{};

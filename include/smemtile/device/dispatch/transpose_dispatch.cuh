@@ -47,10 +47,7 @@ LaunchStatus launch_transpose_records(const Bits* in, Bits* out, int rows, int c
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
   transpose_record_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
       in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, per_block, static_cast<int>(runs));
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess)
-    return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
-  return LaunchStatus{};
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
 // Launches transpose_kernel with Policy: one block per tile and matrix. (The kernel uses static
@@ -70,10 +67,7 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
                                                 "one grid holds (65535^2)");
   transpose_kernel<Policy><<<dim3(grid.x, grid.y, grid.z), Policy::threads, 0, stream>>>(
       in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, grid, tiles_across);
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess)
-    return failed_launch(error, std::string("smemtile::device_transpose: launch failed: ") + cudaGetErrorString(error));
-  return LaunchStatus{};
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
   }
 }
 
