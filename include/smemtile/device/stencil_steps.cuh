@@ -45,7 +45,7 @@ StencilBuffers<T, Extents::rank()> make_stencil_buffers(cuda::std::mdspan<T, Ext
 }
 
 namespace detail {
-// Why device_stencil_steps refuses these buffers and steps (with its name), or nullptr.
+// Why device_stencil_steps refuses these buffers and steps (with its name), or an empty string.
 template <int Radius, class T, std::size_t Rank, class Boundary>
 std::string stencil_steps_call_error(const StencilBuffers<T, Rank>& buffers, int steps) {
   static_assert(!AssumesInside<Boundary>::value,

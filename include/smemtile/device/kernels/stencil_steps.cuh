@@ -228,6 +228,9 @@ SMEMTILE_DEVICE void sweep_steps_region(const T* src, int margin, Op& op, Sink& 
   const int ma = Policy::rank >= 2 ? margin : 0, my = Policy::rank == 3 ? margin : 0;
   const int a_lo = g.halo_a - ma, a_hi = g.halo_a + g.tile_a + ma;
   const int x_lo = (g.halo_x - margin) / V * V, x_hi = g.halo_x + g.tile_x + margin;  // halo_x >= margin
+  // Windows pass values between the lanes of a row (fill_sides): all of them walk, those beyond
+  // the margin along x computing points nothing reads (the last step's sink skips them).
+  constexpr bool whole_rows = Policy::compute == StencilStepsCompute::window;
 #pragma unroll
   for (int item = 0; item < Lines::per_thread; ++item) {
     const int i = static_cast<int>(threadIdx.x) + item * Policy::threads;
@@ -235,9 +238,6 @@ SMEMTILE_DEVICE void sweep_steps_region(const T* src, int margin, Op& op, Sink& 
     const int y = cell / (Policy::region_x / V), x = cell % (Policy::region_x / V) * V;
     const int first = a_lo > segment * Lines::segment ? a_lo : segment * Lines::segment;
     const int last = a_hi < (segment + 1) * Lines::segment ? a_hi : (segment + 1) * Lines::segment;
-    // Windows pass values between the lanes of a row (fill_sides): all of them walk, those beyond
-    // the margin along x computing points nothing reads (the last step's sink skips them).
-    constexpr bool whole_rows = Policy::compute == StencilStepsCompute::window;
     if (y < g.halo_y - my || y >= g.halo_y + g.tile_y + my || first >= last) continue;
     if (!whole_rows && (x < x_lo || x >= x_hi)) continue;
     const T* at = src + y * Policy::region_x + x;

@@ -117,9 +117,9 @@ struct StencilStepsPolicyCheck {
   static_assert(g.tile_a > 0 && g.tile_y > 0 && g.tile_x > 0,
                 "smemtile::device_stencil_steps: the region is no wider than its halo (depth x radius on each "
                 "side, x rounded up to 16 bytes): enlarge the region or lower the depth");
-  static_assert(Policy::vector * ElemBytes <= 16 && (ElemBytes * Policy::vector) % ElemBytes == 0,
+  static_assert(Policy::vector * ElemBytes <= 16,
                 "smemtile::device_stencil_steps: a run of Vector points is one access of at most 16 bytes");
-  static_assert(g.halo_x % Policy::vector == 0 || Policy::vector == 1,
+  static_assert(g.halo_x % Policy::vector == 0,
                 "smemtile::device_stencil_steps: the x halo (16 bytes' worth) must hold whole runs of Vector points");
   static_assert(stencil_steps_shared_bytes<Policy>(ElemBytes) <= max_shared_bytes_per_block,
                 "smemtile::device_stencil_steps: two regions of this policy need more shared memory per block than "
