@@ -95,6 +95,22 @@ __host__ __device__ constexpr Offset offset_of(int k) {
 template <class T>
 using Acc = std::conditional_t<std::is_integral<T>::value, int, double>;
 
+// sum over the stencil's points of c[k] * n(offset k), in Acc<T> (each term converted first).
+template <class T, int Rank, int R, StencilShape S, class N, class C>
+__device__ Acc<T> weighted_sum(const N& n, const C* c) {
+  Acc<T> sum = 0;
+  constexpr int count = smemtile::stencil_points(S, R, Rank);
+  for (int k = 0; k < count; ++k) {
+    const Offset o = offset_of<Rank, R, S>(k);
+    Acc<T> v;
+    if constexpr (Rank == 1) v = static_cast<Acc<T>>(n(o.dx));
+    else if constexpr (Rank == 2) v = static_cast<Acc<T>>(n(o.dy, o.dx));
+    else v = static_cast<Acc<T>>(n(o.dz, o.dy, o.dx));
+    sum += static_cast<Acc<T>>(c[k]) * v;
+  }
+  return sum;
+}
+
 // Trivially copyable, coefficients in the object (passed as a kernel parameter): at most
 // 729 floats (box, rank 3, radius 4) = 2916 bytes.
 template <class T, int Rank, int R, StencilShape S>
@@ -104,16 +120,7 @@ struct CoefOp {
 
   template <class N>
   __device__ Acc<T> operator()(const N& n) const {
-    Acc<T> sum = 0;
-    for (int k = 0; k < count; ++k) {
-      const Offset o = offset_of<Rank, R, S>(k);
-      Acc<T> v;
-      if constexpr (Rank == 1) v = static_cast<Acc<T>>(n(o.dx));
-      else if constexpr (Rank == 2) v = static_cast<Acc<T>>(n(o.dy, o.dx));
-      else v = static_cast<Acc<T>>(n(o.dz, o.dy, o.dx));
-      sum += static_cast<Acc<T>>(c[k]) * v;
-    }
-    return sum;
+    return weighted_sum<T, Rank, R, S>(n, c);
   }
 };
 

@@ -24,16 +24,7 @@ struct MeanOp {
 
   template <class N>
   __device__ Acc<T> operator()(const N& n) const {
-    Acc<T> sum = 0;
-    for (int k = 0; k < count; ++k) {
-      const Offset o = offset_of<Rank, R, S>(k);
-      Acc<T> v;
-      if constexpr (Rank == 1) v = static_cast<Acc<T>>(n(o.dx));
-      else if constexpr (Rank == 2) v = static_cast<Acc<T>>(n(o.dy, o.dx));
-      else v = static_cast<Acc<T>>(n(o.dz, o.dy, o.dx));
-      sum += w[k] * v;
-    }
-    return sum / total;
+    return weighted_sum<T, Rank, R, S>(n, w) / total;
   }
 };
 
