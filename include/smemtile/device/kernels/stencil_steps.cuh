@@ -107,6 +107,39 @@ SMEMTILE_DEVICE void store_run(T* to, const T* from) {
   }
 }
 
+// The same into shared memory, as one vector store written out: through a vector type nvcc split
+// it into 4-byte stores (4-way bank conflicts for a run of 4 floats).
+template <int V, class T>
+SMEMTILE_DEVICE void store_run_shared(T* to, const T* from) {
+  constexpr int bytes = V * static_cast<int>(sizeof(T));
+  if constexpr (bytes != 8 && bytes != 16) {
+    store_run<V>(to, from);
+  } else {
+    unsigned words[bytes / 4] = {};
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      if constexpr (sizeof(T) == 8) {
+        unsigned long long b;
+        __builtin_memcpy(&b, &from[v], 8);
+        words[2 * v] = static_cast<unsigned>(b);
+        words[2 * v + 1] = static_cast<unsigned>(b >> 32);
+      } else {
+        unsigned b = 0;
+        __builtin_memcpy(&b, &from[v], sizeof(T));
+        const int bit = v * static_cast<int>(sizeof(T)) * 8;
+        words[bit / 32] |= b << (bit % 32);
+      }
+    }
+    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(to));
+    if constexpr (bytes == 16)
+      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(address), "r"(words[0]), "r"(words[1]),
+                   "r"(words[2]), "r"(words[3])
+                   : "memory");
+    else
+      asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(address), "r"(words[0]), "r"(words[1]) : "memory");
+  }
+}
+
 // `value` of the lane `delta` below (Up) or above this one, for elements of 1 to 8 bytes.
 template <bool Up, class T>
 SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
@@ -257,7 +290,7 @@ struct StepsSharedSink {
   T* buffer;
   template <int V>
   SMEMTILE_DEVICE void operator()(int a, int y, int x, const T (&values)[V]) const {
-    store_run<V>(buffer + (a * Policy::region_y + y) * Policy::region_x + x, values);
+    store_run_shared<V>(buffer + (a * Policy::region_y + y) * Policy::region_x + x, values);
   }
 };
 template <class T, std::size_t Rank>
