@@ -49,6 +49,15 @@ TEST_CASE("device_stencil_steps 3D through a caller's policy") {
   check_with<3, 1, box, kConstant, float, StencilStepsPolicy<3, 2, 8, 8, 32, StencilStepsCompute::points>>(8, 45);
 }
 
+TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
+  using smemtile::StencilSweepPolicy;
+  check_random_steps<3, 1, star, kClamp, float, StencilSweepPolicy<4, 24, 64, 16>>(10, 4, 16, 56, 71);
+  check_random_steps<3, 1, star, kReflect, float, StencilSweepPolicy<3, 16, 64, 8>>(10, 3, 10, 56, 72);
+  check_random_steps<3, 1, star, kPeriodic, float, StencilSweepPolicy<4, 24, 64, 16>>(10, 4, 16, 56, 73);
+  check_random_steps<3, 1, box, kZero, float, StencilSweepPolicy<2, 16, 64, 8>>(8, 2, 12, 56, 74);
+  check_random_steps<3, 2, star, kConstant, double, StencilSweepPolicy<2, 24, 32, 8>>(8, 2, 16, 24, 75);
+}
+
 TEST_CASE("device_stencil_steps 2D caller's policies: points, single-point windows") {
   check_with<2, 1, box, kClamp, float, StencilStepsPolicy<2, 3, 24, 1, 64, StencilStepsCompute::points>>(10, 51);
   check_with<2, 2, star, kReflect, float, StencilStepsPolicy<2, 5, 40, 1, 64, StencilStepsCompute::window, 1>>(10, 52);

@@ -78,7 +78,7 @@ LaunchStatus device_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, B
 /// boundary::zero, op)`. A policy needing more shared memory than the GPU's blocks may have fails
 /// with a message.
 template <int Radius, StencilShape Shape, class Policy, class T, std::size_t Rank, class Boundary, class Op,
-          class = std::enable_if_t<IsStencilStepsPolicy<Policy>::value>>
+          class = std::enable_if_t<IsStencilStepsPolicy<Policy>::value || IsStencilSweepPolicy<Policy>::value>>
 LaunchStatus device_stencil_steps(Policy, StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
                                   cudaStream_t stream = 0) {
   const std::string why = detail::stencil_steps_call_error<Radius, T, Rank, Boundary>(buffers, steps);

@@ -12,6 +12,7 @@
 
 #include "../../core/global_view.cuh"        // GlobalArray
 #include "../kernels/stencil_steps.cuh"      // stencil_steps_kernel
+#include "../kernels/stencil_sweep.cuh"      // StencilSweepPolicy, stencil_sweep_kernel
 #include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
 #include "stencil_dispatch.cuh"              // dispatch_stencil (single steps)
@@ -75,6 +76,29 @@ LaunchStatus launch_stencil_steps(const DeviceLimits& device, GlobalArray<const 
   return LaunchStatus{};
 }
 
+// One pass of `steps` (2 ... Policy::depth) fused steps of a 3D sweep from `in` to `out`.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
+                                  Boundary boundary, Op op, int steps, cudaStream_t stream) {
+  using Plane = SweepPlanePolicy<Policy>;
+  static_assert(StencilStepsPolicyCheck<Plane, static_cast<int>(sizeof(T)), Radius, Shape>::ok, "");
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
+  constexpr long long shared = stencil_sweep_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
+  static_assert(shared <= max_shared_bytes_per_block,
+                "smemtile::device_stencil_steps: this sweep's planes need more shared memory than any GPU has");
+  const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
+  const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
+  const long long chunks = tiles(in.extent(0), Policy::chunk);
+  if (across > INT_MAX || down > 65535 || chunks > 65535)
+    return failed_launch(cudaErrorInvalidValue, std::string(stencil_steps_who) + ": more than 65535 tiles along y or z");
+  constexpr auto kernel = stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>;
+  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
+  if (!ready) return ready;
+  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
+           Policy::threads, static_cast<size_t>(shared), stream>>>(in, out, boundary, op, steps);
+  return LaunchStatus{};
+}
+
 // `steps` steps in passes of at most Policy::depth (Policy void: one step per pass), swapping
 // `buffers` after each pass that launched.
 template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
@@ -85,9 +109,14 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
     const int fused = passes.steps_of(p);
     LaunchStatus launched;
     if constexpr (!std::is_void<Policy>::value) {
-      if (fused > 1)
-        launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
-                                                               buffers.alternate(), boundary, op, fused, stream);
+      if (fused > 1) {
+        if constexpr (IsStencilSweepPolicy<Policy>::value)
+          launched = launch_stencil_sweep<Policy, Radius, Shape, T>(device, as_const_array(buffers.current()),
+                                                                    buffers.alternate(), boundary, op, fused, stream);
+        else
+          launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
+                                                                          buffers.alternate(), boundary, op, fused, stream);
+      }
     }
     if (fused == 1)
       launched = dispatch_stencil<Radius, Shape, T, Rank>(as_const_array(buffers.current()), buffers.alternate(),

@@ -1,0 +1,150 @@
+/// \file
+/// device_stencil_steps's 3D temporal sweep (StencilSweepPolicy): each block streams an xy tile
+/// along a chunk of z, keeping for every fused step (level) a ring of planes in shared memory, so z
+/// carries no halo beyond the chunk's (docs/stencil-steps.md, "the 3D design").
+//
+// At sweep step q, level k computes plane q - k (R + 1): it reads level k - 1's planes up to
+// q - (k - 1)(R + 1) - 1, all written at step q - 1 or before, so a step is one barrier (two for
+// blocks whose region reaches outside in x or y: the band of each plane is rewritten before the
+// next step reads it). Level 0 loads plane q (cp.async, landing by the end of the step). Planes
+// outside the volume are looked up, never computed: a fill plane (zero, constant), the ring's plane
+// they map to (clamp, reflect; always still in the ring), or, periodic, computed like any other
+// from wrapped input planes.
+#pragma once
+
+#include "stencil_steps.cuh"  // load copies, write_steps_band, StepsTile, element
+
+namespace smemtile {
+
+/// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
+/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads.
+template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2>
+struct StencilSweepPolicy {
+  static constexpr int rank = 3;                                   ///< 3D only
+  static constexpr int depth = Depth;                              ///< steps one pass fuses at most
+  static constexpr int region_y = RegionY;                         ///< plane rows
+  static constexpr int region_x = RegionX;                         ///< plane columns
+  static constexpr int chunk = Chunk;                              ///< output planes per block
+  static constexpr int threads = Threads;                          ///< threads per block
+  static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
+  static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
+  static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
+  static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
+};
+
+/// Whether P is a StencilSweepPolicy.
+template <class P>
+struct IsStencilSweepPolicy : std::false_type {};
+/// A StencilSweepPolicy is one.
+template <int D, int Y, int X, int C, int T, int M>
+struct IsStencilSweepPolicy<StencilSweepPolicy<D, Y, X, C, T, M>> : std::true_type {};
+
+/// Planes of shared memory a sweep needs: a ring of 2R + 2 per level below Depth, one fill plane.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
+  return Policy::depth * (2 * radius + 2) + 1;
+}
+/// Dynamic shared memory of a sweep block (planes, and 128 bytes for aligning them).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
+  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * Policy::region_y * Policy::region_x *
+             elem_bytes + 128;
+}
+
+namespace detail {
+
+#if defined(__CUDACC__)
+
+// The plane view write_steps_band takes: a 2D region of the plane's rows and columns.
+template <class Policy>
+using SweepPlanePolicy = StencilStepsPolicy<2, Policy::depth, Policy::region_y, 1, Policy::region_x,
+                                            StencilStepsCompute::points, 1, Policy::threads, 1>;
+
+// Point (y, x) of a plane at level k from the 2 R + 1 planes around it (pointers, block-uniform).
+template <int Radius, StencilShape Shape, class T, int X>
+struct SweepNeighborhood : StepsNeighborhoodCalls<3, Radius, Shape, SweepNeighborhood<Radius, Shape, T, X>> {
+  const T* const* planes;  // [Radius + dz]
+  int point;               // y * X + x
+  SMEMTILE_DEVICE T at(int dz, int dy, int dx) const {
+    this->check(dz, dy, dx);
+    return planes[Radius + dz][point + dy * X + dx];
+  }
+};
+
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
+  using Plane = SweepPlanePolicy<Policy>;
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
+  constexpr int X = Policy::region_x, plane_elems = Policy::region_y * X, slots = 2 * Radius + 2;
+  constexpr bool periodic = steps_compute_outside<Boundary>;
+  T* const base = reinterpret_cast<T*>(aligned_dynamic_shared());
+  T* const fill = base + Policy::depth * slots * plane_elems;
+  const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
+  const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
+  const int z_first = static_cast<int>(blockIdx.z) * Policy::chunk;
+  const int z_last = z_first + Policy::chunk < nz ? z_first + Policy::chunk : nz;  // one past
+  const auto slot_of = [](int p) { return ((p % slots) + slots) % slots; };
+  const auto ring = [&](int k, int p) { return base + (k * slots + slot_of(p)) * plane_elems; };
+  const auto inside = [&](int p) { return p >= 0 && p < nz; };
+  // Level k's plane p as a later level reads it.
+  const auto lookup = [&](int k, int p) -> const T* {
+    if (periodic || inside(p)) return ring(k, p);
+    if constexpr (Boundary::maps_index) return ring(k, Boundary::map_index(p, nz));
+    return fill;
+  };
+  if constexpr (!Boundary::maps_index) {
+    for (int i = static_cast<int>(threadIdx.x); i < plane_elems; i += Policy::threads) fill[i] = boundary.template value<T>();
+  }
+  const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
+  const bool band = !periodic && steps_region_reaches_outside<Plane>(plane_tile);
+  using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
+  // Level k (0 ... steps) needs planes [z_first - (steps - k) R, z_last - 1 + (steps - k) R].
+  const auto needed = [&](int k, int p) {
+    return p >= z_first - (steps - k) * Radius && p <= z_last - 1 + (steps - k) * Radius && (periodic || inside(p));
+  };
+  const int q_first = z_first - steps * Radius, q_last = z_last - 1 + steps * (Radius + 1);
+  for (int q = q_first; q <= q_last; ++q) {
+    if (needed(0, q)) {
+      int z = q;  // outside the volume only when periodic
+      if constexpr (Boundary::maps_index) z = inside(q) ? q : Boundary::map_index(q, nz);
+      copy_global_to_tile_async(plane(in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{ring(0, q), Layout{}},
+                                boundary, FixedThreadBlock<Policy::threads>{});
+    }
+    async_copy_commit();
+    for (int k = 1; k <= steps; ++k) {
+      const int p = q - k * (Radius + 1);
+      if (!needed(k, p) || (k == steps && (p < z_first || p >= z_last))) continue;
+      const T* planes[2 * Radius + 1];
+#pragma unroll
+      for (int dz = -Radius; dz <= Radius; ++dz) planes[Radius + dz] = lookup(k - 1, p + dz);
+      const int margin = (steps - k) * Radius;
+      for (int i = static_cast<int>(threadIdx.x); i < plane_elems; i += Policy::threads) {
+        const int y = i / X, x = i % X;
+        if (y < g.halo_a - margin || y >= g.halo_a + g.tile_a + margin || x < g.halo_x - margin ||
+            x >= g.halo_x + g.tile_x + margin)
+          continue;
+        const T value = static_cast<T>(op(SweepNeighborhood<Radius, Shape, T, X>{{}, planes, i}));
+        if (k < steps) {
+          ring(k, p)[i] = value;
+        } else if (y0 + y < ny && x0 + x < nx) {
+          element(out, p, y0 + y, x0 + x) = value;
+        }
+      }
+    }
+    async_copy_wait<0>();
+    __syncthreads();
+    if (band) {  // the planes just computed (levels below `steps`), before the next step reads them
+      for (int k = 1; k < steps; ++k) {
+        const int p = q - k * (Radius + 1);
+        if (needed(k, p)) write_steps_band<Plane, Radius>(ring(k, p), plane_tile, (steps - k) * Radius, boundary);
+      }
+      __syncthreads();
+    }
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile
