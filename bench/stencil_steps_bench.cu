@@ -10,6 +10,8 @@
 //                         Steps 1, 2, 4, 8, 16, 64
 //   smemtile_steps_3d_fused  3D only: device_stencil_steps with the default 3D fused policy passed by
 //                         the caller (what the selector declines)
+//   smemtile_steps_3d_sweep  3D only: device_stencil_steps with a StencilSweepPolicy passed by the
+//                         caller (Sweep: which of three, see sweep_policy); Steps 8, 64
 //   single_step_loop      Steps device_stencil calls, ping-ponging two arrays (Steps 8)
 //   naive_loop            Steps launches of a kernel reading every neighbour from global memory, one
 //                         point per thread, the boundary by index mapping or a test (Steps 8)
@@ -135,7 +137,18 @@ const std::vector<std::string> kCases = {"2D-5pt-F32-8192^2",  "2D-5pt-F32-8191x
                                          "3D-7pt-F32-512^3",   "3D-7pt-F32-503x517x499", "3D-7pt-F64-512^3",
                                          "3D-27pt-F32-384^3"};
 
-enum Impl { kSteps, kSteps3dFused, kSingle, kNaive, kMemcpy };
+enum Impl { kSteps, kSteps3dFused, kSteps3dSweep, kSingle, kNaive, kMemcpy };
+
+// The sweep policies the benchmark races (depth, plane rows x columns, planes per block, threads,
+// blocks per SM), by element size: three shapes of about 100-200 KB of planes.
+template <int ElemBytes, int Variant>
+struct SweepVariant;
+template <> struct SweepVariant<4, 0> { using type = smemtile::StencilSweepPolicy<4, 24, 64, 64>; };
+template <> struct SweepVariant<4, 1> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
+template <> struct SweepVariant<4, 2> { using type = smemtile::StencilSweepPolicy<4, 48, 64, 64, 512, 1>; };
+template <> struct SweepVariant<8, 0> { using type = smemtile::StencilSweepPolicy<2, 24, 64, 64>; };
+template <> struct SweepVariant<8, 1> { using type = smemtile::StencilSweepPolicy<3, 16, 64, 64>; };
+template <> struct SweepVariant<8, 2> { using type = smemtile::StencilSweepPolicy<4, 16, 64, 64, 256, 1>; };
 
 template <int Rank, int R, StencilShape S, class T, class Op>
 void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
@@ -158,7 +171,13 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
     smemtile::LaunchStatus s;
     if constexpr (Rank == 3) {
       if (impl == kSteps3dFused) s = smemtile::device_stencil_steps<R, S>(Fused3d{}, buffers, steps, boundary, Op{}, stream);
-      else s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
+      else if (impl == kSteps3dSweep) {
+        constexpr int E = static_cast<int>(sizeof(T));
+        const auto variant = state.get_int64("Sweep");
+        if (variant == 0) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 0>::type{}, buffers, steps, boundary, Op{}, stream);
+        else if (variant == 1) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 1>::type{}, buffers, steps, boundary, Op{}, stream);
+        else s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 2>::type{}, buffers, steps, boundary, Op{}, stream);
+      } else s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
     } else {
       s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
     }
@@ -172,7 +191,7 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
     else f(smemtile::boundary::clamp);
   };
   auto buffers = smemtile::make_stencil_buffers(view(a), view(b));
-  if (impl == kSteps || impl == kSteps3dFused) {  // check against as many single steps, bit for bit
+  if (impl == kSteps || impl == kSteps3dFused || impl == kSteps3dSweep) {  // check against as many single steps, bit for bit
     BENCH_CHECK_CUDA(cudaMemcpy(c, a, n * sizeof(T), cudaMemcpyDeviceToDevice));
     auto reference = smemtile::make_stencil_buffers(view(c), view(d));
     with_boundary([&](auto boundary) {
@@ -232,8 +251,8 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
 void dispatch(nvbench::state& state, Impl impl) {
   const std::string& c = state.get_string("Case");
   const bool three_d = c.rfind("3D", 0) == 0;
-  if (impl == kSteps3dFused && !three_d) {
-    state.skip("the 3D fused policy is for 3D cases");
+  if ((impl == kSteps3dFused || impl == kSteps3dSweep) && !three_d) {
+    state.skip("the 3D fused and sweep policies are for 3D cases");
     return;
   }
   if (c == kCases[0]) run<2, 1, StencilShape::star, float, Heat5>(state, impl, 1, 8192, 8192);
@@ -251,6 +270,7 @@ void dispatch(nvbench::state& state, Impl impl) {
 void bench_memcpy(nvbench::state& state) { dispatch(state, kMemcpy); }
 void bench_steps(nvbench::state& state) { dispatch(state, kSteps); }
 void bench_steps_3d_fused(nvbench::state& state) { dispatch(state, kSteps3dFused); }
+void bench_steps_3d_sweep(nvbench::state& state) { dispatch(state, kSteps3dSweep); }
 void bench_single(nvbench::state& state) { dispatch(state, kSingle); }
 void bench_naive(nvbench::state& state) { dispatch(state, kNaive); }
 
@@ -267,6 +287,12 @@ NVBENCH_BENCH(bench_steps_3d_fused)
     .add_string_axis("Case", kCases)
     .add_string_axis("Boundary", kBoundaries)
     .add_int64_axis("Steps", {64});
+NVBENCH_BENCH(bench_steps_3d_sweep)
+    .set_name("smemtile_steps_3d_sweep")
+    .add_string_axis("Case", kCases)
+    .add_string_axis("Boundary", kBoundaries)
+    .add_int64_axis("Sweep", {0, 1, 2})
+    .add_int64_axis("Steps", {8, 64});
 NVBENCH_BENCH(bench_single)
     .set_name("single_step_loop")
     .add_string_axis("Case", kCases)
