@@ -56,6 +56,9 @@ TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
   check_random_steps<3, 1, star, kPeriodic, float, StencilSweepPolicy<4, 24, 64, 16>>(10, 4, 16, 56, 73);
   check_random_steps<3, 1, box, kZero, float, StencilSweepPolicy<2, 16, 64, 8>>(8, 2, 12, 56, 74);
   check_random_steps<3, 2, star, kConstant, double, StencilSweepPolicy<2, 24, 32, 8>>(8, 2, 16, 24, 75);
+  // 128 and 512 threads (runs of 8 and 6 rows), radius 3, integers
+  check_random_steps<3, 1, box, kPeriodic, float, StencilSweepPolicy<3, 32, 32, 8, 128, 1>>(8, 3, 26, 24, 76);
+  check_random_steps<3, 3, star, kReflect, int, StencilSweepPolicy<2, 24, 64, 4, 512, 1>>(6, 2, 12, 52, 77);
 }
 
 TEST_CASE("device_stencil_steps 2D caller's policies: points, single-point windows") {

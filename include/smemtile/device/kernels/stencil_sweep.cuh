@@ -30,6 +30,9 @@ struct StencilSweepPolicy {
   static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
   static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
   static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
+  static_assert(Threads % RegionX == 0 && RegionY % (Threads / RegionX) == 0,
+                "StencilSweepPolicy: the block covers whole rows of a plane at a time (Threads a multiple of RegionX, "
+                "RegionY a multiple of Threads / RegionX), so each thread's points lie at fixed offsets");
 };
 
 /// Whether P is a StencilSweepPolicy.
@@ -44,10 +47,16 @@ template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
   return Policy::depth * (2 * radius + 2) + 1;
 }
+/// Elements between a sweep's planes: RegionY rows and R rows either side that are read, never
+/// used (a thread computes its whole run of rows; rows outside a level's region are not stored).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_plane_stride(int radius) {
+  return (Policy::region_y + 2 * radius) * Policy::region_x;
+}
 /// Dynamic shared memory of a sweep block (planes, and 128 bytes for aligning them).
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
-  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * Policy::region_y * Policy::region_x *
+  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * stencil_sweep_plane_stride<Policy>(radius) *
              elem_bytes + 128;
 }
 
@@ -71,14 +80,37 @@ struct SweepNeighborhood : StepsNeighborhoodCalls<3, Radius, Shape, SweepNeighbo
   }
 };
 
+// Level k's plane from level k - 1's 2 R + 1 `planes`, the points within `margin` of the tile:
+// thread t takes column t % X of a run of `run` rows, (t / X) run ... + run - 1, computing every
+// row of the run (a neighbour row read once serves three points; the R rows beyond the plane are
+// padding) and storing those inside, `store(y, x, value)`.
+template <class Policy, int Radius, StencilShape Shape, class T, class Op, class Store>
+SMEMTILE_DEVICE void sweep_level(const T* const (&planes)[2 * Radius + 1], int margin, const Op& op,
+                                 const Store& store) {
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
+  constexpr int X = Policy::region_x, run = Policy::region_y * X / Policy::threads;
+  const int x = static_cast<int>(threadIdx.x) % X, y_first = static_cast<int>(threadIdx.x) / X * run;
+  const int y_low = g.halo_a - margin, y_high = g.halo_a + g.tile_a + margin;
+  if (x < g.halo_x - margin || x >= g.halo_x + g.tile_x + margin || y_first + run <= y_low || y_first >= y_high)
+    return;
+  T values[run];
+#pragma unroll
+  for (int j = 0; j < run; ++j)
+    values[j] = static_cast<T>(op(SweepNeighborhood<Radius, Shape, T, X>{{}, planes, (y_first + j) * X + x}));
+#pragma unroll
+  for (int j = 0; j < run; ++j)
+    if (y_first + j >= y_low && y_first + j < y_high) store(y_first + j, x, values[j]);
+}
+
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
   using Plane = SweepPlanePolicy<Policy>;
   constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
-  constexpr int X = Policy::region_x, plane_elems = Policy::region_y * X, slots = 2 * Radius + 2;
+  constexpr int X = Policy::region_x, slots = 2 * Radius + 2;
+  constexpr int plane_elems = stencil_sweep_plane_stride<Policy>(Radius);
   constexpr bool periodic = steps_compute_outside<Boundary>;
-  T* const base = reinterpret_cast<T*>(aligned_dynamic_shared());
+  T* const base = reinterpret_cast<T*>(aligned_dynamic_shared()) + Radius * X;  // past plane 0's padding
   T* const fill = base + Policy::depth * slots * plane_elems;
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
   const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
@@ -94,7 +126,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     return fill;
   };
   if constexpr (!Boundary::maps_index) {
-    for (int i = static_cast<int>(threadIdx.x); i < plane_elems; i += Policy::threads) fill[i] = boundary.template value<T>();
+    for (int i = static_cast<int>(threadIdx.x); i < Policy::region_y * X; i += Policy::threads) fill[i] = boundary.template value<T>();
   }
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
   const bool band = !periodic && steps_region_reaches_outside<Plane>(plane_tile);
@@ -118,18 +150,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       const T* planes[2 * Radius + 1];
 #pragma unroll
       for (int dz = -Radius; dz <= Radius; ++dz) planes[Radius + dz] = lookup(k - 1, p + dz);
-      const int margin = (steps - k) * Radius;
-      for (int i = static_cast<int>(threadIdx.x); i < plane_elems; i += Policy::threads) {
-        const int y = i / X, x = i % X;
-        if (y < g.halo_a - margin || y >= g.halo_a + g.tile_a + margin || x < g.halo_x - margin ||
-            x >= g.halo_x + g.tile_x + margin)
-          continue;
-        const T value = static_cast<T>(op(SweepNeighborhood<Radius, Shape, T, X>{{}, planes, i}));
-        if (k < steps) {
-          ring(k, p)[i] = value;
-        } else if (y0 + y < ny && x0 + x < nx) {
-          element(out, p, y0 + y, x0 + x) = value;
-        }
+      if (k < steps) {
+        T* const to = ring(k, p);
+        sweep_level<Policy, Radius, Shape, T>(planes, (steps - k) * Radius, op,
+                                              [&](int y, int x, T value) { to[y * X + x] = value; });
+      } else {
+        sweep_level<Policy, Radius, Shape, T>(planes, 0, op, [&](int y, int x, T value) {
+          if (y0 + y < ny && x0 + x < nx) element(out, p, y0 + y, x0 + x) = value;
+        });
       }
     }
     async_copy_wait<0>();
