@@ -11,8 +11,9 @@
 //   smemtile_steps_3d_fused  3D only: device_stencil_steps with the default 3D fused policy passed by
 //                         the caller (what the selector declines)
 //   smemtile_steps_3d_sweep  3D only: device_stencil_steps with a StencilSweepPolicy passed by the
-//                         caller (Sweep: which of three, see sweep_policy); Steps 8, 64
-//   single_step_loop      Steps device_stencil calls, ping-ponging two arrays (Steps 8)
+//                         caller (Sweep: which of four, SweepVariant); Steps 8, 64
+//   single_step_loop      Steps device_stencil calls, ping-ponging two arrays (Steps 1: the
+//                         baseline of smemtile_steps at 1; 8)
 //   naive_loop            Steps launches of a kernel reading every neighbour from global memory, one
 //                         point per thread, the boundary by index mapping or a test (Steps 8)
 // Per-step throughput: GlobalMem BW counts one read and one write of the array per step, so its
@@ -140,15 +141,17 @@ const std::vector<std::string> kCases = {"2D-5pt-F32-8192^2",  "2D-5pt-F32-8191x
 enum Impl { kSteps, kSteps3dFused, kSteps3dSweep, kSingle, kNaive, kMemcpy };
 
 // The sweep policies the benchmark races (depth, plane rows x columns, planes per block, threads,
-// blocks per SM), by element size: three shapes of about 100-200 KB of planes.
+// blocks per SM), by element size: four shapes of 90-220 KB of planes.
 template <int ElemBytes, int Variant>
 struct SweepVariant;
 template <> struct SweepVariant<4, 0> { using type = smemtile::StencilSweepPolicy<4, 24, 64, 64>; };
 template <> struct SweepVariant<4, 1> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
 template <> struct SweepVariant<4, 2> { using type = smemtile::StencilSweepPolicy<4, 48, 64, 64, 512, 1>; };
-template <> struct SweepVariant<8, 0> { using type = smemtile::StencilSweepPolicy<2, 24, 64, 64>; };
-template <> struct SweepVariant<8, 1> { using type = smemtile::StencilSweepPolicy<3, 16, 64, 64>; };
+template <> struct SweepVariant<4, 3> { using type = smemtile::StencilSweepPolicy<3, 64, 64, 64, 512, 1>; };
+template <> struct SweepVariant<8, 0> { using type = smemtile::StencilSweepPolicy<2, 20, 64, 64>; };
+template <> struct SweepVariant<8, 1> { using type = smemtile::StencilSweepPolicy<3, 32, 32, 64>; };
 template <> struct SweepVariant<8, 2> { using type = smemtile::StencilSweepPolicy<4, 16, 64, 64, 256, 1>; };
+template <> struct SweepVariant<8, 3> { using type = smemtile::StencilSweepPolicy<2, 32, 64, 64, 512, 1>; };
 
 template <int Rank, int R, StencilShape S, class T, class Op>
 void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
@@ -176,7 +179,8 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
         const auto variant = state.get_int64("Sweep");
         if (variant == 0) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 0>::type{}, buffers, steps, boundary, Op{}, stream);
         else if (variant == 1) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 1>::type{}, buffers, steps, boundary, Op{}, stream);
-        else s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 2>::type{}, buffers, steps, boundary, Op{}, stream);
+        else if (variant == 2) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 2>::type{}, buffers, steps, boundary, Op{}, stream);
+        else s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 3>::type{}, buffers, steps, boundary, Op{}, stream);
       } else s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
     } else {
       s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
@@ -291,13 +295,13 @@ NVBENCH_BENCH(bench_steps_3d_sweep)
     .set_name("smemtile_steps_3d_sweep")
     .add_string_axis("Case", kCases)
     .add_string_axis("Boundary", kBoundaries)
-    .add_int64_axis("Sweep", {0, 1, 2})
+    .add_int64_axis("Sweep", {0, 1, 2, 3})
     .add_int64_axis("Steps", {8, 64});
 NVBENCH_BENCH(bench_single)
     .set_name("single_step_loop")
     .add_string_axis("Case", kCases)
     .add_string_axis("Boundary", kBoundaries)
-    .add_int64_axis("Steps", {8});
+    .add_int64_axis("Steps", {1, 8});
 NVBENCH_BENCH(bench_naive)
     .set_name("naive_loop")
     .add_string_axis("Case", kCases)
