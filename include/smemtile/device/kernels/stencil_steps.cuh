@@ -313,40 +313,6 @@ struct StepsGlobalSink {
   }
 };
 
-// Whether every run of Policy::vector points of `out`'s rows is one aligned vector store (the rows'
-// start and pitch are multiples of the run's bytes): else a warp's stores of a run's points would
-// each fill a quarter or half of the sectors they touch.
-template <class Policy, class Out>
-SMEMTILE_DEVICE bool steps_rows_take_runs(const Out& out) {
-  using T = typename Out::element_type;
-  constexpr std::size_t Rank = Out::rank();
-  constexpr unsigned long long run = Policy::vector * sizeof(T);
-  if (Policy::vector == 1) return true;
-  bool aligned = reinterpret_cast<unsigned long long>(out.data_handle()) % run == 0;
-  for (std::size_t d = 0; d + 1 < Rank; ++d) aligned = aligned && (out.stride(d) * sizeof(T)) % run == 0;
-  return aligned;
-}
-
-// The tile from region buffer `buffer` into the array, consecutive threads on consecutive x (whole
-// sectors however the rows are aligned). Whole block, after a barrier.
-template <class Policy, int Radius, class T, class Out>
-SMEMTILE_DEVICE void store_steps_tile(const T* buffer, const Out& out, const StepsTile& t) {
-  constexpr std::size_t Rank = Out::rank();
-  constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(static_cast<int>(sizeof(T)), Radius);
-  constexpr int tile_a = Rank >= 2 ? g.tile_a : 1, tile_y = Rank == 3 ? g.tile_y : 1;
-  constexpr int points = tile_a * tile_y * g.tile_x;
-  for (int i = static_cast<int>(threadIdx.x); i < points; i += Policy::threads) {
-    const int x = i % g.tile_x, row = i / g.tile_x, y = row % tile_y, a = row / tile_y;
-    const int ga = t.a + g.halo_a + a, gy = t.y + g.halo_y + y, gx = t.x + g.halo_x + x;
-    if ((Rank < 2 || ga < t.na) && (Rank < 3 || gy < t.ny) && gx < t.nx) {
-      const T value = buffer[((a + g.halo_a) * Policy::region_y + y + g.halo_y) * Policy::region_x + x + g.halo_x];
-      if constexpr (Rank == 1) element(out, gx) = value;
-      else if constexpr (Rank == 2) element(out, ga, gx) = value;
-      else element(out, ga, gy, gx) = value;
-    }
-  }
-}
-
 // After a step whose points reach `margin` beyond the tile: the points outside the array within
 // Radius of it (the only ones a later step reads) get what the policy says of the step's values:
 // the point they map to (clamp, reflect; it lies in the region) or the fill. The points are
@@ -419,15 +385,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
   }
   constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(static_cast<int>(sizeof(T)), Radius);
-  if (steps_rows_take_runs<Policy>(out)) {
-    StepsGlobalSink<T, Rank> sink{out, t, g.halo_x, g.tile_x};
-    sweep_steps_region<Policy, Radius, Shape>(buffer(steps - 1), 0, op, sink);
-  } else {  // runs would be split into strided stores: through shared memory, stored row by row
-    StepsSharedSink<Policy, T> sink{buffer(steps)};
-    sweep_steps_region<Policy, Radius, Shape>(buffer(steps - 1), 0, op, sink);
-    __syncthreads();
-    store_steps_tile<Policy, Radius>(buffer(steps), out, t);
-  }
+  StepsGlobalSink<T, Rank> sink{out, t, g.halo_x, g.tile_x};
+  sweep_steps_region<Policy, Radius, Shape>(buffer(steps - 1), 0, op, sink);
 }
 
 #endif  // __CUDACC__
