@@ -5,7 +5,8 @@
 //  - the default policies for every rank, element size, radius and shape: a tile left inside the
 //    halo, x halos of whole 16-byte vectors holding whole runs, regions that fit a block's shared
 //    memory, the window's registers within bounds, runs that fill warps or divide them;
-//  - the selector: 1D and 2D fused where the regions fit and the traffic model gains, 3D never,
+//  - the selector: 1D and 2D fused where the regions fit and the traffic model gains, 3D 7-point
+//    stencils swept (two blocks' planes fit an SM),
 //    nothing fused where a GPU's blocks lack the shared memory.
 #include <smemtile/smemtile.cuh>
 
@@ -35,8 +36,15 @@ void check_default() {
   if (P::compute == smemtile::StencilStepsCompute::window)
     CHECK(smemtile::stencil_steps_window_registers(Rank, E, R, S, P::vector) <= 52);
   const auto choice = smemtile::stencil_steps_choice<Rank, E, R, S>(227 * 1024);
-  if (Rank == 3) {
-    CHECK_FALSE(choice.fused);
+  if (Rank == 3) {  // the sweep for 7-point stencils of 4- and 8-byte elements where its planes fit
+    using Sweep = typename smemtile::DefaultStencilSweepPolicy<E, R, S>::type;
+    const long long planes = smemtile::stencil_sweep_shared_bytes<Sweep>(E, R);
+    const bool seven_point = S == StencilShape::star && R == 1 && E >= 4;
+    CHECK(choice.fused == seven_point);
+    if (seven_point) {
+      CHECK(planes * 2 + 2048 <= 228 * 1024);  // two blocks per multiprocessor (1 KB each for the driver)
+      CHECK_FALSE(smemtile::stencil_steps_choice<Rank, E, R, S>(planes - 1).fused);
+    }
   } else {
     CHECK(choice.fused == (smemtile::stencil_steps_traffic_gain<P>(E, R) >= smemtile::stencil_steps_min_gain));
     CHECK_FALSE(smemtile::stencil_steps_choice<Rank, E, R, S>(smemtile::stencil_steps_shared_bytes<P>(E) - 1).fused);

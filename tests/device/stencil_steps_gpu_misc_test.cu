@@ -49,6 +49,14 @@ TEST_CASE("device_stencil_steps 3D through a caller's policy") {
   check_with<3, 1, box, kConstant, float, StencilStepsPolicy<3, 2, 8, 8, 32, StencilStepsCompute::points>>(8, 45);
 }
 
+TEST_CASE("device_stencil_steps 3D through the selector (7 points: the default sweep; else single steps)") {
+  check_random_steps<3, 1, star, kClamp, float>(10, 3, 26, 56, 81);
+  check_random_steps<3, 1, star, kZero, double>(8, 2, 16, 60, 82);
+  check_random_steps<3, 1, star, kPeriodic, float>(8, 3, 26, 56, 83);
+  check_random_steps<3, 1, star, kReflect, double>(8, 2, 16, 60, 84);
+  check_random_steps<3, 1, box, kConstant, float>(4, 3, 26, 56, 85);
+}
+
 TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
   using smemtile::StencilSweepPolicy;
   check_random_steps<3, 1, star, kClamp, float, StencilSweepPolicy<4, 24, 64, 16>>(10, 4, 16, 56, 71);

@@ -138,8 +138,11 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if (!queried) return queried;
   const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
-  if constexpr (Rank <= 2) {  // (3D: never fused by default; no kernel built for it)
+  if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  } else if constexpr (Shape == StencilShape::star && Radius == 1 && bytes >= 4) {  // the only 3D the selector fuses
+    using Sweep = typename DefaultStencilSweepPolicy<bytes, Radius, Shape>::type;
+    if (choice.fused) return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }
   return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);
 }

@@ -12,53 +12,10 @@
 // from wrapped input planes.
 #pragma once
 
+#include "../tuning/stencil_steps_policy.cuh"  // StencilSweepPolicy, its planes
 #include "stencil_steps.cuh"  // load copies, write_steps_band, StepsTile, element
 
 namespace smemtile {
-
-/// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
-/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads.
-template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2>
-struct StencilSweepPolicy {
-  static constexpr int rank = 3;                                   ///< 3D only
-  static constexpr int depth = Depth;                              ///< steps one pass fuses at most
-  static constexpr int region_y = RegionY;                         ///< plane rows
-  static constexpr int region_x = RegionX;                         ///< plane columns
-  static constexpr int chunk = Chunk;                              ///< output planes per block
-  static constexpr int threads = Threads;                          ///< threads per block
-  static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
-  static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
-  static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
-  static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
-  static_assert(Threads % RegionX == 0 && RegionY % (Threads / RegionX) == 0,
-                "StencilSweepPolicy: the block covers whole rows of a plane at a time (Threads a multiple of RegionX, "
-                "RegionY a multiple of Threads / RegionX), so each thread's points lie at fixed offsets");
-};
-
-/// Whether P is a StencilSweepPolicy.
-template <class P>
-struct IsStencilSweepPolicy : std::false_type {};
-/// A StencilSweepPolicy is one.
-template <int D, int Y, int X, int C, int T, int M>
-struct IsStencilSweepPolicy<StencilSweepPolicy<D, Y, X, C, T, M>> : std::true_type {};
-
-/// Planes of shared memory a sweep needs: a ring of 2R + 2 per level below Depth, one fill plane.
-template <class Policy>
-SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
-  return Policy::depth * (2 * radius + 2) + 1;
-}
-/// Elements between a sweep's planes: RegionY rows and R rows either side that are read, never
-/// used (a thread computes its whole run of rows; rows outside a level's region are not stored).
-template <class Policy>
-SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_plane_stride(int radius) {
-  return (Policy::region_y + 2 * radius) * Policy::region_x;
-}
-/// Dynamic shared memory of a sweep block (planes, and 128 bytes for aligning them).
-template <class Policy>
-SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
-  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * stencil_sweep_plane_stride<Policy>(radius) *
-             elem_bytes + 128;
-}
 
 namespace detail {
 

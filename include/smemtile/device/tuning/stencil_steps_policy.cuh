@@ -169,6 +169,59 @@ struct DefaultStencilStepsPolicy {
                                   Rank == 3 ? 1 : Rank == 2 ? 3 : 2>;
 };
 
+/// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
+/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads.
+template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2>
+struct StencilSweepPolicy {
+  static constexpr int rank = 3;                                   ///< 3D only
+  static constexpr int depth = Depth;                              ///< steps one pass fuses at most
+  static constexpr int region_y = RegionY;                         ///< plane rows
+  static constexpr int region_x = RegionX;                         ///< plane columns
+  static constexpr int chunk = Chunk;                              ///< output planes per block
+  static constexpr int threads = Threads;                          ///< threads per block
+  static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
+  static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
+  static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
+  static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
+  static_assert(Threads % RegionX == 0 && RegionY % (Threads / RegionX) == 0,
+                "StencilSweepPolicy: the block covers whole rows of a plane at a time (Threads a multiple of RegionX, "
+                "RegionY a multiple of Threads / RegionX), so each thread's points lie at fixed offsets");
+};
+
+/// Whether P is a StencilSweepPolicy.
+template <class P>
+struct IsStencilSweepPolicy : std::false_type {};
+/// A StencilSweepPolicy is one.
+template <int D, int Y, int X, int C, int T, int M>
+struct IsStencilSweepPolicy<StencilSweepPolicy<D, Y, X, C, T, M>> : std::true_type {};
+
+/// Planes of shared memory a sweep needs: a ring of 2R + 2 per level below Depth, one fill plane.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
+  return Policy::depth * (2 * radius + 2) + 1;
+}
+/// Elements between a sweep's planes: RegionY rows and R rows either side that are read, never
+/// used (a thread computes its whole run of rows; rows outside a level's region are not stored).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_plane_stride(int radius) {
+  return (Policy::region_y + 2 * radius) * Policy::region_x;
+}
+/// Dynamic shared memory of a sweep block (planes, and 128 bytes for aligning them).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
+  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * stencil_sweep_plane_stride<Policy>(radius) *
+             elem_bytes + 128;
+}
+
+/// The default 3D sweep (H100, 7-point, 64 steps, x the copy per step, zero / clamp: floats depth 3,
+/// 32 x 64 planes, 2 blocks 0.96 / 0.87 (503 x 517 x 499: 0.97 / 0.96), beside 24 x 64 at depth 4
+/// 0.78, 48 x 64 and 64 x 64 at one block 0.79-0.89; doubles depth 2, 20 x 64 1.22 / 1.20, beside
+/// 0.52-1.12: docs/stencil-steps.md). Two blocks of 256 threads per multiprocessor.
+template <int ElemBytes, int Radius, StencilShape Shape>
+struct DefaultStencilSweepPolicy {
+  using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
+};
+
 /// What a pass of a policy is expected to gain over single steps, from the bytes each moves: a
 /// single step reads and writes the array (2); a pass reads the regions (region / tile times the
 /// array) and writes it once, for `depth` steps. Below 1 a policy loses to single steps.
@@ -193,13 +246,19 @@ struct StencilStepsChoice {
 /// The choice for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes, on a GPU whose
 /// blocks may opt in to `shared_per_block` bytes of dynamic shared memory: 1D and 2D fused with the
 /// standard regions where they fit and are expected to gain at least stencil_steps_min_gain
-/// (stencil_steps_traffic_gain); 3D single steps (docs/stencil-steps.md: the overlapped 3D regions
-/// measured slower than single steps).
+/// (stencil_steps_traffic_gain); 3D 7-point stencils (radius 1, 4- and 8-byte elements) the default
+/// sweep where its planes fit, other 3D stencils single steps (docs/stencil-steps.md: the 27-point
+/// box and the overlapped 3D regions measured slower than single steps).
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilStepsChoice stencil_steps_choice(long long shared_per_block) {
   using Standard = typename DefaultStencilStepsPolicy<Rank, ElemBytes, Radius, Shape>::type;
   StencilStepsChoice c{};
-  if (Rank == 3) return c;  // 3D regions pay the halo on three axes: slower than single steps (docs)
+  if (Rank == 3) {  // the sweep where it measured faster than single steps: 7 points (27-point box: slower)
+    using Sweep = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape>::type;
+    c.fused = Shape == StencilShape::star && Radius == 1 && ElemBytes >= 4 &&
+              shared_per_block >= stencil_sweep_shared_bytes<Sweep>(ElemBytes, Radius);
+    return c;
+  }
   if (shared_per_block >= stencil_steps_shared_bytes<Standard>(ElemBytes)) {
     c.fused = stencil_steps_traffic_gain<Standard>(ElemBytes, Radius) >= stencil_steps_min_gain;
   }
