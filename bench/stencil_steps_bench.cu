@@ -6,7 +6,8 @@
 //   cudaMemcpy            cudaMemcpyAsync device-to-device of the array: one step's ceiling (one read
 //                         and one write of every byte)
 //   smemtile_steps        device_stencil_steps<R, Shape>(buffers, Steps, boundary, op): the selector's
-//                         policy (2D: fused passes; 3D: single steps, see docs/stencil-steps.md);
+//                         policy (2D: fused passes; 3D 7-point: the z sweep; 27-point box:
+//                         single steps; see docs/stencil-steps.md);
 //                         Steps 1, 2, 4, 8, 16, 64
 //   smemtile_steps_3d_fused  3D only: device_stencil_steps with the default 3D fused policy passed by
 //                         the caller (what the selector declines)

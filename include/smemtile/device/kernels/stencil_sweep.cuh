@@ -1,7 +1,7 @@
 /// \file
 /// device_stencil_steps's 3D temporal sweep (StencilSweepPolicy): each block streams an xy tile
 /// along a chunk of z, keeping for every fused step (level) a ring of planes in shared memory, so z
-/// carries no halo beyond the chunk's (docs/stencil-steps.md, "the 3D design").
+/// carries no halo beyond the chunk's (docs/stencil-steps.md, "The 3D sweep along z").
 //
 // At sweep step q, level k computes plane q - k (R + 1): it reads level k - 1's planes up to
 // q - (k - 1)(R + 1) - 1, all written at step q - 1 or before, so a step is one barrier (two for

@@ -7,7 +7,9 @@
 // the stencil reads along) with the boundary policy, applies up to `depth` steps in shared memory,
 // each on a region one radius narrower per side than the last, and writes its tile. The halo work
 // is redundant between neighbouring blocks; what it buys is one read and one write of the array
-// per `depth` steps. The measurements behind the numbers: docs/stencil-steps.md.
+// per `depth` steps. 3D sweeps (StencilSweepPolicy) instead stream a tile along z with a ring of
+// planes per step, paying the halo in x and y only. The measurements behind the numbers:
+// docs/stencil-steps.md.
 #pragma once
 
 #include "../../block/stencil.cuh"  // StencilShape
