@@ -57,6 +57,17 @@ TEST_CASE("device_stencil_steps 3D through the selector (7 points: the default s
   check_random_steps<3, 1, box, kConstant, float>(4, 3, 26, 56, 85);
 }
 
+TEST_CASE("device_stencil_steps 3D sweeps: blocks inside the volume's rows and columns (16-byte plane loads)") {
+  // Planes wide enough for interior blocks; a third of the layouts are 16-byte aligned (the wide loads).
+  using smemtile::StencilSweepPolicy;
+  std::mt19937 rng(91);
+  for (int i = 0; i < 6; ++i) {
+    const Geometry g = with_layout(rng, 3, 9 + i, 70 + 7 * i, 130 + 11 * i);
+    check_steps<3, 1, star, kClamp, float, StencilSweepPolicy<3, 16, 32, 8>>(g, 2 + i % 2, rng);
+    check_steps<3, 1, star, kPeriodic, double, StencilSweepPolicy<2, 16, 32, 8>>(g, 2, rng);
+  }
+}
+
 TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
   using smemtile::StencilSweepPolicy;
   check_random_steps<3, 1, star, kClamp, float, StencilSweepPolicy<4, 24, 64, 16>>(10, 4, 16, 56, 71);
