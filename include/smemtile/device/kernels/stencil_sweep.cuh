@@ -59,41 +59,6 @@ SMEMTILE_DEVICE void sweep_level(const T* const (&planes)[2 * Radius + 1], int m
     if (y_first + j >= y_low && y_first + j < y_high) store(y_first + j, x, values[j]);
 }
 
-// Whether every plane of `in` can be read in 16-byte units from this policy's regions: the array,
-// its planes and rows start on 16 bytes, its columns are contiguous, and the regions' x origins
-// (tile and halo) are whole 16-byte units.
-template <class Policy, int Radius, class T>
-SMEMTILE_DEVICE bool sweep_planes_take_vectors(const GlobalArray<const T, 3>& in) {
-  constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
-  constexpr long long E = static_cast<long long>(sizeof(T));
-  if constexpr ((g.tile_x * E) % 16 != 0 || (g.halo_x * E) % 16 != 0 || (Policy::region_x * E) % 16 != 0) {
-    return false;
-  } else {
-    return reinterpret_cast<unsigned long long>(in.data_handle()) % 16 == 0 && (in.stride(0) * E) % 16 == 0 &&
-           (in.stride(1) * E) % 16 == 0 && in.stride(2) == 1;
-  }
-}
-
-// Level 0's plane `z` of `in` into `to`: 16-byte cp.async units where `wide` (the rows allow them,
-// sweep_planes_take_vectors, and the region lies inside the volume's rows and columns), else the
-// general copy through the boundary.
-template <class Policy, int Radius, class T, class Boundary>
-SMEMTILE_DEVICE void load_sweep_plane(const GlobalArray<const T, 3>& in, int z, int y0, int x0, T* to, bool wide,
-                                      Boundary boundary) {
-  constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
-  using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
-  const Coord origin{y0 + g.halo_a, x0 + g.halo_x};
-  if (wide) {
-    const auto rows = make_aligned_matrix<16>(in.data_handle() + static_cast<long long>(z) * in.stride(0),
-                                              static_cast<int>(in.extent(1)), static_cast<int>(in.extent(2)),
-                                              static_cast<int>(in.stride(1)));
-    copy_global_to_tile_async(rows, origin, TileRef<T, Layout>{to, Layout{}}, boundary, FixedThreadBlock<Policy::threads>{});
-  } else {
-    copy_global_to_tile_async(plane(in, z), origin, TileRef<T, Layout>{to, Layout{}}, boundary,
-                              FixedThreadBlock<Policy::threads>{});
-  }
-}
-
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
@@ -122,7 +87,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
   const bool band = !periodic && steps_region_reaches_outside<Plane>(plane_tile);
-  const bool wide = !steps_region_reaches_outside<Plane>(plane_tile) && sweep_planes_take_vectors<Policy, Radius>(in);
+  using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
   // Level k (0 ... steps) needs planes [z_first - (steps - k) R, z_last - 1 + (steps - k) R].
   const auto needed = [&](int k, int p) {
     return p >= z_first - (steps - k) * Radius && p <= z_last - 1 + (steps - k) * Radius && (periodic || inside(p));
@@ -132,7 +97,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (needed(0, q)) {
       int z = q;  // outside the volume only when periodic
       if constexpr (Boundary::maps_index) z = inside(q) ? q : Boundary::map_index(q, nz);
-      load_sweep_plane<Policy, Radius>(in, z, y0, x0, ring(0, q), wide, boundary);
+      copy_global_to_tile_async(plane(in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{ring(0, q), Layout{}},
+                                boundary, FixedThreadBlock<Policy::threads>{});
     }
     async_copy_commit();
     for (int k = 1; k <= steps; ++k) {
