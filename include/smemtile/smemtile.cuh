@@ -50,5 +50,5 @@
 #include "device/tuning/stencil_policy.cuh"    // Stencil1DPolicy, StencilTiledPolicy, stencil_candidates
 #include "device/transpose.cuh"         // device_transpose
 #include "device/stencil.cuh"           // device_stencil
-#include "device/tuning/stencil_steps_policy.cuh"  // StencilStepsPolicy, stencil_steps_choice
+#include "device/tuning/stencil_steps_policy.cuh"  // StencilStepsPolicy, StencilSweepPolicy, stencil_steps_choice
 #include "device/stencil_steps.cuh"     // device_stencil_steps, StencilBuffers: many steps per trip through memory
