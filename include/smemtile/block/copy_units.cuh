@@ -160,6 +160,104 @@ SMEMTILE_DEVICE Coord first_unit_of(const Group& group) {
   }
 }
 
+// copy_units's asynchronous form: each unit is one copy started by this thread, nothing held in
+// registers (unit_at(unit) -> Coord, tile_unit(at), global_unit(at): copy_units's addressing).
+template <int Bytes, class Mover, class Element, class Layout, class Group, class UnitAt, class TileUnit, class GlobalUnit>
+SMEMTILE_DEVICE void copy_units_async(const Group& group, int units, const UnitAt& unit_at, const TileUnit& tile_unit,
+                                      const GlobalUnit& global_unit) {
+  if constexpr (LayoutIsStatic<Layout>::value && Group::static_size > 0) {
+    constexpr Layout layout{};
+    constexpr Coord reach = layout_reach(layout);  // loads fill a halo too
+    constexpr int static_units =
+        (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes);
+    constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
+    const int rank = static_cast<int>(group.rank());
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i) {
+      const int unit = rank + i * Group::static_size;
+      if (static_units % Group::static_size == 0 || unit < static_units) {
+        const Coord at = unit_at(unit);
+        Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
+      }
+    }
+  } else {
+    const int step = static_cast<int>(group.size());
+#pragma unroll 4
+    for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
+      const Coord at = unit_at(unit);
+      Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
+    }
+  }
+}
+
+// copy_units with a static layout and group: a compile-time count per thread, the loads of a batch
+// (up to 16 registers per thread) issued before its first store, so that several are in flight
+// without crowding the registers of narrow fallback widths.
+template <bool ToTile, int Bytes, class Mover, bool Realign, bool ElementRowSteps, class Vector, class Element,
+          class Layout, class Group, class Global, class UnitInRows, class TileUnit, class GlobalUnit>
+SMEMTILE_DEVICE void copy_units_static(const Global& global, const Group& group, CopyRegion region,
+                                       const UnitInRows& unit_in_rows, const TileUnit& tile_unit,
+                                       const GlobalUnit& global_unit) {
+  constexpr int per_unit = Bytes / static_cast<int>(sizeof(Element));
+  constexpr Layout layout{};
+  constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
+  constexpr int static_units_per_row = (layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes;
+  constexpr int static_units = (layout.rows() + 2 * reach.row) * static_units_per_row;
+  constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
+  SMEMTILE_CHECK(region.cols == (layout.cols() + 2 * reach.col) && region.rows == layout.rows() + 2 * reach.row,
+                 "smemtile copy: a static tile's copy moves its whole region (rows, cols)", region.rows, region.cols,
+                 0, 0);
+  (void)region;
+  const auto static_unit_at = [&](int unit) { return unit_in_rows(unit, static_units_per_row); };
+  // Where the group's size is a whole number of rows' units, a thread's units lie in one column,
+  // rows_step rows apart: each one's global address is the first's plus k row steps, so the
+  // 64-bit row arithmetic is done once per thread rather than once per unit. Vector units and
+  // realigned words only, unless the caller stated the region inside (ElementRowSteps): element
+  // units addressed so measured slower in the transposes' padded tiles (docs/tuning.md, "copy_units").
+  constexpr bool one_column =
+      Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign || ElementRowSteps);
+  constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
+  const long long global_step = static_cast<long long>(rows_step) * global.stride(0);
+  const Coord first_at = first_unit_of<static_units_per_row, per_unit, Layout::rank>(group);
+  const auto* const global_first_unit = global_unit(first_at);
+  // Unit k of this thread: in one column, rows_step rows below its first (no division per unit).
+  const auto unit_k = [&](int k, int unit) {
+    if constexpr (one_column) return Coord{first_at.row + k * rows_step, first_at.col};
+    else return static_unit_at(unit);
+  };
+  const auto global_unit_of = [&](int k, Coord at) {
+    if constexpr (one_column) return global_first_unit + k * global_step;
+    else return global_unit(at);
+  };
+  constexpr int max_held = Realign ? 8 : Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers (realigned: two words each)
+  constexpr int batch = per_thread < max_held ? per_thread : max_held;
+  const int rank = static_cast<int>(group.rank());
+#pragma unroll
+  for (int first = 0; first < per_thread; first += batch) {
+    Vector held[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      const int unit = rank + (first + i) * Group::static_size;
+      if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
+        const Coord at = unit_k(first + i, unit);
+        if constexpr (Realign) held[i] = load_realigned_word<Mover>(global_unit_of(first + i, at));
+        else if constexpr (ToTile)
+          held[i] = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit_of(first + i, at)));
+        else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      const int unit = rank + (first + i) * Group::static_size;
+      if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
+        const Coord at = unit_k(first + i, unit);
+        if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
+        else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit_of(first + i, at))) = held[i];
+      }
+    }
+  }
+}
+
 // Moves a region that lies wholly inside the global array in Bytes-wide units (fast path).
 // ToTile: global -> tile, else tile -> global. Realign (loads of 4-byte units of 1- and 2-byte
 // elements from rows that are not 4-byte aligned): each unit is read as the two aligned words
@@ -198,93 +296,11 @@ SMEMTILE_DEVICE void copy_units(const Global& global, Coord global_first, TileRe
   const auto tile_unit = [&](Coord at) {
     return tile.data() + tile.layout().offset(region.first.row + at.row, region.first.col + at.col);
   };
-  constexpr bool all_static = LayoutIsStatic<Layout>::value && Group::static_size > 0;
   if constexpr (ToTile && Mover::template asynchronous<Bytes>) {
-    // Asynchronous: each unit is one copy started by this thread; nothing is held in registers.
-    if constexpr (all_static) {
-      constexpr Layout layout{};
-      constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
-      constexpr int static_units =
-          (layout.rows() + 2 * reach.row) * ((layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes);
-      constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
-      const int rank = static_cast<int>(group.rank());
-#pragma unroll
-      for (int i = 0; i < per_thread; ++i) {
-        const int unit = rank + i * Group::static_size;
-        if (static_units % Group::static_size == 0 || unit < static_units) {
-          const Coord at = unit_at(unit);
-          Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
-        }
-      }
-    } else {
-      const int step = static_cast<int>(group.size());
-#pragma unroll 4
-      for (int unit = static_cast<int>(group.rank()); unit < units; unit += step) {
-        const Coord at = unit_at(unit);
-        Mover::template start<Bytes>(const_cast<Element*>(tile_unit(at)), global_unit(at));
-      }
-    }
-  } else if constexpr (all_static) {
-    // Compile-time count per thread: issue the loads of a batch (up to 16 registers per thread)
-    // before its first store, so that several are in flight without crowding the
-    // registers of narrow fallback widths.
-    constexpr Layout layout{};
-    constexpr Coord reach = ToTile ? layout_reach(layout) : Coord{0, 0};  // loads fill a halo too
-    constexpr int static_units_per_row = (layout.cols() + 2 * reach.col) * static_cast<int>(sizeof(Element)) / Bytes;
-    constexpr int static_units = (layout.rows() + 2 * reach.row) * static_units_per_row;
-    constexpr int per_thread = (static_units + Group::static_size - 1) / Group::static_size;
-    SMEMTILE_CHECK(region.cols == (layout.cols() + 2 * reach.col) && region.rows == layout.rows() + 2 * reach.row,
-                   "smemtile copy: a static tile's copy moves its whole region (rows, cols)", region.rows, region.cols,
-                   0, 0);
-    const auto static_unit_at = [&](int unit) { return unit_in_rows(unit, static_units_per_row); };
-    // Where the group's size is a whole number of rows' units, a thread's units lie in one column,
-    // rows_step rows apart: each one's global address is the first's plus k row steps, so the
-    // 64-bit row arithmetic is done once per thread rather than once per unit (the transpose of
-    // halves at 8191 x 8193: 2,456 SASS instructions against 2,640). Vector units and realigned
-    // words only, unless the caller stated the region inside (ElementRowSteps): element units
-    // addressed so measured slower in the transposes' padded tiles (docs/tuning.md, "copy_units").
-    constexpr bool one_column =
-        Group::static_size % static_units_per_row == 0 && (per_unit > 1 || Realign || ElementRowSteps);
-    constexpr int rows_step = one_column ? Group::static_size / static_units_per_row : 0;
-    const long long global_step = static_cast<long long>(rows_step) * global.stride(0);
-    const Coord first_at = first_unit_of<static_units_per_row, per_unit, Layout::rank>(group);
-    const auto* const global_first_unit = global_unit(first_at);
-    // Unit k of this thread: in one column, rows_step rows below its first (no division per unit).
-    const auto unit_k = [&](int k, int unit) {
-      if constexpr (one_column) return Coord{first_at.row + k * rows_step, first_at.col};
-      else return static_unit_at(unit);
-    };
-    const auto global_unit_of = [&](int k, Coord at) {
-      if constexpr (one_column) return global_first_unit + k * global_step;
-      else return global_unit(at);
-    };
-    constexpr int max_held = Realign ? 8 : Bytes >= 4 ? 64 / Bytes : 16;  // at most 16 registers (realigned: two words each)
-    constexpr int batch = per_thread < max_held ? per_thread : max_held;
-    const int rank = static_cast<int>(group.rank());
-#pragma unroll
-    for (int first = 0; first < per_thread; first += batch) {
-      Vector held[batch];
-#pragma unroll
-      for (int i = 0; i < batch; ++i) {
-        const int unit = rank + (first + i) * Group::static_size;
-        if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
-          const Coord at = unit_k(first + i, unit);
-          if constexpr (Realign) held[i] = load_realigned_word<Mover>(global_unit_of(first + i, at));
-          else if constexpr (ToTile)
-            held[i] = load_global_unit<Mover>(reinterpret_cast<const Vector*>(global_unit_of(first + i, at)));
-          else held[i] = *reinterpret_cast<const Vector*>(tile_unit(at));
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < batch; ++i) {
-        const int unit = rank + (first + i) * Group::static_size;
-        if ((static_units % Group::static_size == 0 && per_thread % batch == 0) || unit < static_units) {
-          const Coord at = unit_k(first + i, unit);
-          if constexpr (ToTile) *reinterpret_cast<Vector*>(tile_unit(at)) = held[i];
-          else *reinterpret_cast<Vector*>(const_cast<Element*>(global_unit_of(first + i, at))) = held[i];
-        }
-      }
-    }
+    copy_units_async<Bytes, Mover, Element, Layout>(group, units, unit_at, tile_unit, global_unit);
+  } else if constexpr (LayoutIsStatic<Layout>::value && Group::static_size > 0) {
+    copy_units_static<ToTile, Bytes, Mover, Realign, ElementRowSteps, Vector, Element, Layout>(
+        global, group, region, unit_in_rows, tile_unit, global_unit);
   } else {
     const int step = static_cast<int>(group.size());
 #pragma unroll 4
