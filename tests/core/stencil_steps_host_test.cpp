@@ -39,7 +39,7 @@ void check_default() {
   if (Rank == 3) {  // the sweep for 7-point stencils of 4- and 8-byte elements where its planes fit
     using Sweep = typename smemtile::DefaultStencilSweepPolicy<E, R, S>::type;
     const long long planes = smemtile::stencil_sweep_shared_bytes<Sweep>(E, R);
-    const bool seven_point = S == StencilShape::star && R == 1 && E >= 4;
+    const bool seven_point = S == StencilShape::star && R == 1 && (E == 4 || E == 8);
     CHECK(choice.fused == seven_point);
     if (seven_point) {
       CHECK(planes * 2 + 2048 <= 228 * 1024);  // two blocks per multiprocessor (1 KB each for the driver)

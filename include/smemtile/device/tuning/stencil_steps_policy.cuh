@@ -257,7 +257,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilStepsChoice stencil_steps_choice(long long
   StencilStepsChoice c{};
   if (Rank == 3) {  // the sweep where it measured faster than single steps: 7 points (27-point box: slower)
     using Sweep = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape>::type;
-    c.fused = Shape == StencilShape::star && Radius == 1 && ElemBytes >= 4 &&
+    c.fused = Shape == StencilShape::star && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8) &&
               shared_per_block >= stencil_sweep_shared_bytes<Sweep>(ElemBytes, Radius);
     return c;
   }
