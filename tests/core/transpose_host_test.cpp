@@ -518,6 +518,22 @@ TEST_CASE("transpose_argument_error: pitches below a row and batch outputs overl
   CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{3, 5, 5, 4, 2, -15, 19}), "stride_in"));
 }
 
+TEST_CASE("transpose_argument_error: a batch's outputs may interleave within each output row", "[transpose][arguments]") {
+  // [A, B, C] -> [C, B, A] as a batch over B of A x C matrices: in at b * C (pitch B * C), out at
+  // b * A (pitch B * A). Every (A, B, C) up to 9 is accepted; its elements are written once each.
+  for (long long a = 1; a <= 9; ++a)
+    for (long long b = 1; b <= 9; ++b)
+      for (long long c = 1; c <= 9; ++c) {
+        INFO("A " << a << " B " << b << " C " << c);
+        CHECK(arg_error(kIn, kOut, TransposeShape{a, c, b * c, b * a, b, c, a}) == nullptr);
+      }
+  // Interleaved rows that would overlap: stride_out below a row, or the last matrix's row past ld_out.
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{4, 5, 15, 12, 3, 5, 3}), "interleave"));
+  CHECK(contains_message(arg_error(kIn, kOut, TransposeShape{4, 5, 15, 11, 3, 5, 4}), "interleave"));
+  CHECK(arg_error(kIn, kOut, TransposeShape{4, 5, 15, 12, 3, 5, 4}) == nullptr);  // rows 0-3, 4-7, 8-11 of 12
+  CHECK(arg_error(kIn, kOut, TransposeShape{4, 5, 15, 20, 3, 5, 6}) == nullptr);  // gaps between them
+}
+
 TEST_CASE("transpose_argument_error: in and out must not overlap but adjacent buffers are fine",
           "[transpose][arguments]") {
   // 3 x 5 floats, pitch 7: the input spans 2 * 7 + 5 = 19 elements (76 bytes); the output, 5 x 3

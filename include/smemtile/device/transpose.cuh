@@ -79,8 +79,13 @@ SMEMTILE_HOST_DEVICE constexpr const char* transpose_argument_error(unsigned lon
   if (s.ld_in > INT_MAX || s.ld_out > INT_MAX) return "pitches must fit in an int";
   const long long span_in = matrix_span(s.rows, s.cols, s.ld_in);
   const long long span_out = matrix_span(s.cols, s.rows, s.ld_out);
-  if (s.batch > 1 && s.stride_out < span_out)
-    return "stride_out is smaller than one output matrix: the batch's outputs would overlap";
+  // The batch's outputs one after another, or interleaved: matrix b's rows at b * stride_out within
+  // each row pitch (a rank-3 permutation [A, B, C] -> [C, B, A] is a batch over B of A x C matrices
+  // whose outputs interleave: stride_out A, ld_out B * A).
+  const bool interleaved = s.stride_out >= s.rows && (s.batch - 1) * s.stride_out + s.rows <= s.ld_out;
+  if (s.batch > 1 && s.stride_out < span_out && !interleaved)
+    return "stride_out is smaller than one output matrix and the outputs do not interleave within ld_out: "
+           "the batch's outputs would overlap";
   if (s.batch > 1 && s.stride_in < 0) return "stride_in must not be negative";
   const long long last_in = (s.batch - 1) * s.stride_in + span_in;  // elements, from in
   const long long last_out = (s.batch - 1) * s.stride_out + span_out;
@@ -109,7 +114,9 @@ const char* transpose_call_error(const T* in, T* out, int rows, int cols, int ld
 
 /// Transposes `batch` matrices: out_b(c, r) = in_b(r, c), in_b at in + b * stride_in (rows x cols,
 /// rows ld_in apart), out_b at out + b * stride_out (cols x rows, rows ld_out apart). Pitches and
-/// strides are in elements. Invalid arguments (null, negative sizes, pitches below a row, in and
+/// strides are in elements. The outputs of a batch may follow one another (stride_out at least a
+/// matrix) or interleave within each output row (stride_out at least rows, (batch - 1) stride_out +
+/// rows at most ld_out). Invalid arguments (null, negative sizes, pitches below a row, in and
 /// out overlapping, outputs of a batch overlapping, misaligned pointers) return a status with
 /// cudaErrorInvalidValue and a message; empty transposes return success without a launch.
 template <class T>
