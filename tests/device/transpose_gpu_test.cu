@@ -257,6 +257,35 @@ void run_random_transposes(int cases, int word_misalign) {
   }
 }
 
+// [A, B, C] -> [C, B, A] (out[c][b][a] = in[a][b][c]) as one call: a batch over B of A x C matrices,
+// in at b * C (pitch B * C), out at b * A (pitch B * A), so the outputs interleave within each row.
+template <class T>
+void run_rank3_permutations(int cases) {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  for (int i = 0; i < cases; ++i) {
+    const int kind = i % 4;  // small matrices, narrow sides (A or C up to 32), larger ones
+    TransposeCase c{};
+    const int a = kind == 0 ? uniform(rng, 1, 40) : kind == 1 ? uniform(rng, 1, 8) : uniform(rng, 33, 300);
+    const int cc = kind == 0 ? uniform(rng, 1, 40) : kind == 2 ? uniform(rng, 1, 8) : uniform(rng, 33, 300);
+    const int b = uniform(rng, 1, kind == 3 ? 12 : 60);
+    c.rows = a;
+    c.cols = cc;
+    c.ld_in = b * cc;
+    c.ld_out = b * a;
+    c.batch = b;
+    c.stride_in = cc;
+    c.stride_out = a;
+    c.in_pre = 0;
+    c.out_pre = 16 * sizeof(T);
+    c.out_post = 16 * sizeof(T);
+    c.simple = false;
+    INFO("case " << i << ": [A, B, C] = [" << a << ", " << b << ", " << cc << "]");
+    check_transpose_case<T>(c, rng);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("device_transpose: 1-byte elements (unsigned char) on random shapes and pitches and batches", "[transpose][device]") {
@@ -741,4 +770,11 @@ TEST_CASE("block transposes: WordTransposeLayout<128 128 1> tile of bytes carved
       return launch_dynamic<unsigned char, Layout, Direction::store_transposed, smemtile::ThreadBlock>(a, dim3(96));
     });
   }
+}
+
+TEST_CASE("device_transpose: rank-3 permutations [A, B, C] -> [C, B, A] as batches whose outputs interleave",
+          "[transpose][device]") {
+  run_rank3_permutations<float>(40);
+  run_rank3_permutations<unsigned char>(24);
+  run_rank3_permutations<double>(24);
 }
