@@ -110,6 +110,8 @@ bool readme_transpose_and_stencil(const float* d_in, float* d_out, int rows, int
   smemtile::LaunchStatus s = smemtile::device_transpose(d_in, d_out, rows, cols, stream);   // any 1-16 byte T
   s = smemtile::device_transpose(d_in, d_out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
   if (!s) std::fprintf(stderr, "%s\n", s.message.c_str());  // null, negative, pitch < row, in/out overlap (no in-place) ...
+  const int A = rows, B = batch, C = cols;  // README: [A, B, C] -> [C, B, A] as one batched call
+  s = smemtile::device_transpose(d_in, d_out, A, C, B * C, B * A, B, C, A);
   smemtile::device_stencil<1, smemtile::StencilShape::star>(
       smemtile::make_global_matrix<const float>(d_in, rows, cols), smemtile::make_global_matrix(d_out, rows, cols),
       smemtile::boundary::clamp, Heat{}, stream);
