@@ -140,7 +140,7 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
   if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
-  } else if constexpr (Shape == StencilShape::star && Radius == 1 && (bytes == 4 || bytes == 8)) {  // the 3D it fuses
+  } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)
     using Sweep = typename DefaultStencilSweepPolicy<bytes, Radius, Shape>::type;
     if (choice.fused) return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }

@@ -224,6 +224,12 @@ struct DefaultStencilSweepPolicy {
   using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
 };
 
+/// The 3D stencils the selector sweeps (where the planes fit): those measured faster swept than as
+/// single steps, 7-point stencils of 4- and 8-byte elements (the 27-point box measured slower).
+template <int ElemBytes, int Radius, StencilShape Shape>
+inline constexpr bool stencil_sweep_selected =
+    Shape == StencilShape::star && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8);
+
 /// What a pass of a policy is expected to gain over single steps, from the bytes each moves: a
 /// single step reads and writes the array (2); a pass reads the regions (region / tile times the
 /// array) and writes it once, for `depth` steps. Below 1 a policy loses to single steps.
@@ -255,9 +261,9 @@ template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilStepsChoice stencil_steps_choice(long long shared_per_block) {
   using Standard = typename DefaultStencilStepsPolicy<Rank, ElemBytes, Radius, Shape>::type;
   StencilStepsChoice c{};
-  if (Rank == 3) {  // the sweep where it measured faster than single steps: 7 points (27-point box: slower)
+  if (Rank == 3) {
     using Sweep = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape>::type;
-    c.fused = Shape == StencilShape::star && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8) &&
+    c.fused = stencil_sweep_selected<ElemBytes, Radius, Shape> &&
               shared_per_block >= stencil_sweep_shared_bytes<Sweep>(ElemBytes, Radius);
     return c;
   }
