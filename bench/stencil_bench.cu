@@ -47,6 +47,7 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_bench"
 #include "bench_common.cuh"
+#include "stencil_ops.cuh"  // value_of, Blur9
 
 namespace {
 
@@ -54,10 +55,8 @@ using smemtile::StencilShape;
 
 // ---- ops: the same functors for every implementation -----------------------------------------------
 // `n` is a neighbourhood: n(dx), n(dy, dx) or n(dz, dy, dx), and n.center(). The value type follows
-// the neighbourhood (T for the implementations, double for the reference).
-
-template <class N>
-using value_of = std::decay_t<decltype(std::declval<const N&>().center())>;
+// the neighbourhood (T for the implementations, double for the reference). value_of and Blur9 are
+// stencil_ops.cuh's (shared with stencil_steps_bench).
 
 struct Sum3 {  // 1D: a(i-1) + a(i) + a(i+1)
   static constexpr double abs_sum = 3;
@@ -73,18 +72,6 @@ struct Laplace5 {  // 2D 5-point Laplacian
   __device__ auto operator()(const N& n) const {
     using V = value_of<N>;
     return n(-1, 0) + n(0, -1) + n(0, 1) + n(1, 0) - V(4) * n(0, 0);
-  }
-};
-
-struct Blur9 {  // 2D 3x3 box, Gaussian weights (1 2 1; 2 4 2; 1 2 1) / 16
-  static constexpr double abs_sum = 1;
-  template <class N>
-  __device__ auto operator()(const N& n) const {
-    using V = value_of<N>;
-    const V top = n(-1, -1) + V(2) * n(-1, 0) + n(-1, 1);
-    const V mid = V(2) * n(0, -1) + V(4) * n(0, 0) + V(2) * n(0, 1);
-    const V bottom = n(1, -1) + V(2) * n(1, 0) + n(1, 1);
-    return (top + mid + bottom) * V(0.0625);
   }
 };
 

@@ -33,29 +33,17 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_steps_bench"
 #include "bench_common.cuh"
+#include "stencil_ops.cuh"  // value_of, Blur9
 
 namespace {
 
 using smemtile::StencilShape;
-
-template <class N>
-using value_of = std::decay_t<decltype(std::declval<const N&>().center())>;
 
 struct Heat5 {  // 2D heat step, 5 points
   template <class N>
   __device__ auto operator()(const N& n) const {
     using V = value_of<N>;
     return n(0, 0) + V(0.2) * (n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - V(4) * n(0, 0));
-  }
-};
-struct Blur9 {  // 2D 3x3 Gaussian blur
-  template <class N>
-  __device__ auto operator()(const N& n) const {
-    using V = value_of<N>;
-    const V top = n(-1, -1) + V(2) * n(-1, 0) + n(-1, 1);
-    const V mid = V(2) * n(0, -1) + V(4) * n(0, 0) + V(2) * n(0, 1);
-    const V bottom = n(1, -1) + V(2) * n(1, 0) + n(1, 1);
-    return (top + mid + bottom) * V(0.0625);
   }
 };
 struct Heat7 {  // 3D heat step, 7 points

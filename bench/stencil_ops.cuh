@@ -1,0 +1,27 @@
+// Stencil ops both stencil benchmarks run (bench/stencil_bench.cu, bench/stencil_steps_bench.cu).
+// `n` is a neighbourhood: n(dx), n(dy, dx) or n(dz, dy, dx), and n.center(); the value type follows
+// it (T for the implementations, double for a host reference). abs_sum: the sum of the weights'
+// magnitudes, for an error bound.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+namespace {
+
+template <class N>
+using value_of = std::decay_t<decltype(std::declval<const N&>().center())>;
+
+struct Blur9 {  // 2D 3x3 box, Gaussian weights (1 2 1; 2 4 2; 1 2 1) / 16
+  static constexpr double abs_sum = 1;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    const V top = n(-1, -1) + V(2) * n(-1, 0) + n(-1, 1);
+    const V mid = V(2) * n(0, -1) + V(4) * n(0, 0) + V(2) * n(0, 1);
+    const V bottom = n(1, -1) + V(2) * n(1, 0) + n(1, 1);
+    return (top + mid + bottom) * V(0.0625);
+  }
+};
+
+}  // namespace
