@@ -65,6 +65,29 @@ void check_radii() {
 
 }  // namespace
 
+TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its blocks fill the GPU") {
+  using Float = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;  // 26 x 56 tiles, 64 planes
+  using Double = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;  // 16 x 60 tiles
+  constexpr auto fg = smemtile::stencil_steps_geometry<smemtile::detail::SweepPlanePolicy<Float>>(4, 1);
+  CHECK(fg.tile_a == Float::region_y - 2 * Float::depth);
+  CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 512, 512, 512) ==
+        (512 + fg.tile_x - 1) / fg.tile_x * ((512 + fg.tile_a - 1) / fg.tile_a) * (512 / 64));
+  CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 1, 1, 1) == 1);
+  CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 65, fg.tile_a + 1, fg.tile_x) == 2 * 2 * 1);
+  // The measured volumes fill an H100 (132 multiprocessors, two blocks each); 128^3 does not.
+  for (int sms : {108, 132}) {
+    CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 512, 512, 512, sms));
+    CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 503, 517, 499, sms));
+    CHECK(smemtile::stencil_sweep_fills<Double>(8, 1, 512, 512, 512, sms));
+    CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 128, 128, 128, sms));
+    CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 40, 40, 40, sms));
+  }
+  // Exactly at the bound: blocks == multiprocessors x min_blocks.
+  const long long blocks = smemtile::stencil_sweep_blocks<Float>(4, 1, 256, 256, 256);
+  CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, static_cast<int>(blocks / Float::min_blocks)));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, static_cast<int>(blocks / Float::min_blocks) + 1));
+}
+
 TEST_CASE("stencil_steps_passes splits steps into as few, as equal passes as the depth allows") {
   for (int depth = 1; depth <= 16; ++depth)
     for (int steps = 0; steps <= 300; ++steps) {

@@ -49,12 +49,17 @@ TEST_CASE("device_stencil_steps 3D through a caller's policy") {
   check_with<3, 1, box, kConstant, float, StencilStepsPolicy<3, 2, 8, 8, 32, StencilStepsCompute::points>>(8, 45);
 }
 
-TEST_CASE("device_stencil_steps 3D through the selector (7 points: the default sweep; else single steps)") {
+TEST_CASE("device_stencil_steps 3D through the selector (volumes this small: single steps) and its sweep policy") {
   check_random_steps<3, 1, star, kClamp, float>(10, 3, 26, 56, 81);
   check_random_steps<3, 1, star, kZero, double>(8, 2, 16, 60, 82);
-  check_random_steps<3, 1, star, kPeriodic, float>(8, 3, 26, 56, 83);
-  check_random_steps<3, 1, star, kReflect, double>(8, 2, 16, 60, 84);
   check_random_steps<3, 1, box, kConstant, float>(4, 3, 26, 56, 85);
+  // The policy the selector sweeps larger volumes with, passed by the caller.
+  using FloatSweep = typename smemtile::DefaultStencilSweepPolicy<4, 1, star>::type;
+  using DoubleSweep = typename smemtile::DefaultStencilSweepPolicy<8, 1, star>::type;
+  check_random_steps<3, 1, star, kClamp, float, FloatSweep>(10, 3, 26, 56, 86);
+  check_random_steps<3, 1, star, kPeriodic, float, FloatSweep>(8, 3, 26, 56, 83);
+  check_random_steps<3, 1, star, kZero, double, DoubleSweep>(8, 2, 16, 60, 87);
+  check_random_steps<3, 1, star, kReflect, double, DoubleSweep>(8, 2, 16, 60, 84);
 }
 
 TEST_CASE("device_stencil_steps 3D sweeps: blocks inside the volume's rows and columns (16-byte plane loads)") {

@@ -21,11 +21,6 @@ namespace detail {
 
 #if defined(__CUDACC__)
 
-// The plane view write_steps_band takes: a 2D region of the plane's rows and columns.
-template <class Policy>
-using SweepPlanePolicy = StencilStepsPolicy<2, Policy::depth, Policy::region_y, 1, Policy::region_x,
-                                            StencilStepsCompute::points, 1, Policy::threads, 1>;
-
 // Point (y, x) of a plane at level k from the 2 R + 1 planes around it (pointers, block-uniform).
 template <int Radius, StencilShape Shape, class T, int X>
 struct SweepNeighborhood : StepsNeighborhoodCalls<3, Radius, Shape, SweepNeighborhood<Radius, Shape, T, X>> {

@@ -215,6 +215,32 @@ SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_byt
              elem_bytes + 128;
 }
 
+namespace detail {
+// A sweep's plane as a 2D fused-steps region: its halo and tile (stencil_steps_geometry), its band.
+template <class Policy>
+using SweepPlanePolicy = StencilStepsPolicy<2, Policy::depth, Policy::region_y, 1, Policy::region_x,
+                                            StencilStepsCompute::points, 1, Policy::threads, 1>;
+}  // namespace detail
+
+/// Blocks a sweep launches over a depth x rows x cols volume: xy tiles times chunks of z.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_blocks(int elem_bytes, int radius, long long depth,
+                                                              long long rows, long long cols) {
+  const StencilStepsGeometry g = stencil_steps_geometry<detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
+  return (cols + g.tile_x - 1) / g.tile_x * ((rows + g.tile_a - 1) / g.tile_a) *
+         ((depth + Policy::chunk - 1) / Policy::chunk);
+}
+
+/// Whether a sweep over the volume gives every one of `multiprocessors` its Policy::min_blocks
+/// blocks: a smaller volume leaves part of the GPU idle for the whole pass, so the selector runs it
+/// as single steps.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radius, long long depth, long long rows,
+                                                        long long cols, int multiprocessors) {
+  return stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols) >=
+         static_cast<long long>(multiprocessors) * Policy::min_blocks;
+}
+
 /// The default 3D sweep (H100, 7-point, 64 steps, x the copy per step, zero / clamp: floats depth 3,
 /// 32 x 64 planes, 2 blocks 0.96 / 0.87 (503 x 517 x 499: 0.97 / 0.96), beside 24 x 64 at depth 4
 /// 0.78, 48 x 64 and 64 x 64 at one block 0.79-0.89; doubles depth 2, 20 x 64 1.22 / 1.20, beside
