@@ -125,7 +125,8 @@ __global__ void fill_random(T* a, long long n, unsigned seed) {
 const std::vector<std::string> kCases = {"2D-5pt-F32-8192^2",  "2D-5pt-F32-8191x8193", "2D-9pt-F32-8192^2",
                                          "2D-9pt-F32-8191x8193", "2D-5pt-F64-8192^2", "2D-5pt-F64-8191x8193",
                                          "3D-7pt-F32-512^3",   "3D-7pt-F32-503x517x499", "3D-7pt-F64-512^3",
-                                         "3D-27pt-F32-384^3"};
+                                         "3D-27pt-F32-384^3", "3D-7pt-F32-256^3", "3D-7pt-F32-128^3",
+                                         "3D-7pt-F64-256^3"};
 
 enum Impl { kSteps, kSteps3dFused, kSteps3dSweep, kSingle, kNaive, kMemcpy };
 
@@ -257,7 +258,10 @@ void dispatch(nvbench::state& state, Impl impl) {
   else if (c == kCases[6]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 512, 512, 512);
   else if (c == kCases[7]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 503, 517, 499);
   else if (c == kCases[8]) run<3, 1, StencilShape::star, double, Heat7>(state, impl, 512, 512, 512);
-  else run<3, 1, StencilShape::box, float, Box27>(state, impl, 384, 384, 384);
+  else if (c == kCases[9]) run<3, 1, StencilShape::box, float, Box27>(state, impl, 384, 384, 384);
+  else if (c == kCases[10]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 256, 256, 256);
+  else if (c == kCases[11]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 128, 128, 128);
+  else run<3, 1, StencilShape::star, double, Heat7>(state, impl, 256, 256, 256);
 }
 
 void bench_memcpy(nvbench::state& state) { dispatch(state, kMemcpy); }

@@ -74,18 +74,38 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
         (512 + fg.tile_x - 1) / fg.tile_x * ((512 + fg.tile_a - 1) / fg.tile_a) * (512 / 64));
   CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 1, 1, 1) == 1);
   CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 65, fg.tile_a + 1, fg.tile_x) == 2 * 2 * 1);
-  // The measured volumes fill an H100 (132 multiprocessors, two blocks each); 128^3 does not.
+  // The measured volumes: 512^3 and 503 x 517 x 499 sweep on an H100 (132 multiprocessors, two
+  // blocks each) and on 108; 128^3 does not; a 256^3 double sweep (320 blocks on 264 slots) measured
+  // slower than single steps (0.76 against 0.88) and does not either.
   for (int sms : {108, 132}) {
-    CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 512, 512, 512, sms));
-    CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 503, 517, 499, sms));
-    CHECK(smemtile::stencil_sweep_fills<Double>(8, 1, 512, 512, 512, sms));
-    CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 128, 128, 128, sms));
-    CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 40, 40, 40, sms));
+    const auto fills = [&](auto policy, int e, long long d, long long r, long long c) {
+      using P = decltype(policy);
+      return smemtile::stencil_sweep_fills<typename P::type>(e, 1, d, r, c, sms, P::gain_over_single);
+    };
+    using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+    using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
+    CHECK(fills(DF{}, 4, 512, 512, 512));
+    CHECK(fills(DF{}, 4, 503, 517, 499));
+    CHECK(fills(DD{}, 8, 512, 512, 512));
+    CHECK_FALSE(fills(DF{}, 4, 128, 128, 128));
+    CHECK_FALSE(fills(DF{}, 4, 256, 256, 256));
+    CHECK_FALSE(fills(DD{}, 8, 40, 40, 40));
   }
-  // Exactly at the bound: blocks == multiprocessors x min_blocks.
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.35));
+  // Too few blocks for one wave never sweeps, whatever the gain; a full last wave needs gain >= 1.
   const long long blocks = smemtile::stencil_sweep_blocks<Float>(4, 1, 256, 256, 256);
-  CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, static_cast<int>(blocks / Float::min_blocks)));
-  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, static_cast<int>(blocks / Float::min_blocks) + 1));
+  const int exact = static_cast<int>(blocks / Float::min_blocks);
+  CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact, 1.0));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact, 0.99));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0));
+}
+
+TEST_CASE("stencil_sweep_wave_share: blocks over the slots of their waves") {
+  CHECK(smemtile::stencil_sweep_wave_share(264, 264) == 1.0);
+  CHECK(smemtile::stencil_sweep_wave_share(320, 264) == Approx(320.0 / 528.0));
+  CHECK(smemtile::stencil_sweep_wave_share(1, 264) == Approx(1.0 / 264.0));
+  CHECK(smemtile::stencil_sweep_wave_share(0, 264) == 0.0);
+  CHECK(smemtile::stencil_sweep_wave_share(10, 0) == 0.0);
 }
 
 TEST_CASE("stencil_steps_passes splits steps into as few, as equal passes as the depth allows") {

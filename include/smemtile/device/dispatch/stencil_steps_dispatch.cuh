@@ -141,9 +141,11 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)
-    using Sweep = typename DefaultStencilSweepPolicy<bytes, Radius, Shape>::type;
+    using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
+    using Sweep = typename Default::type;
     const auto a = buffers.current();
-    if (choice.fused && stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors))
+    if (choice.fused && stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
+                                                   device.multiprocessors, Default::gain_over_single))
       return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }
   return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);

@@ -231,23 +231,39 @@ SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_blocks(int elem_bytes, in
          ((depth + Policy::chunk - 1) / Policy::chunk);
 }
 
-/// Whether a sweep over the volume gives every one of `multiprocessors` its Policy::min_blocks
-/// blocks: a smaller volume leaves part of the GPU idle for the whole pass, so the selector runs it
-/// as single steps.
+/// The share of the GPU a sweep of `blocks` blocks keeps busy over its waves of `slots` blocks
+/// (multiprocessors x blocks per multiprocessor): blocks / (waves x slots). A sweep block lives for
+/// the whole pass, so the last wave's empty slots stay idle for as long as a full wave runs.
+SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_wave_share(long long blocks, long long slots) {
+  if (blocks < 1 || slots < 1) return 0.0;
+  const long long waves = (blocks + slots - 1) / slots;
+  return static_cast<double>(blocks) / static_cast<double>(waves * slots);
+}
+
+/// Whether a sweep with Policy over the volume is expected to beat single steps on
+/// `multiprocessors`: its blocks fill every multiprocessor's Policy::min_blocks slots, and the gain
+/// over single steps with every wave full (`gain_over_single`), discounted by the share of the GPU
+/// its waves keep busy, is at least 1. (A 256^3 double sweep: 320 blocks on 264 slots, 61% busy,
+/// measured 0.76x the copy per step against single steps' 0.88x.)
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radius, long long depth, long long rows,
-                                                        long long cols, int multiprocessors) {
-  return stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols) >=
-         static_cast<long long>(multiprocessors) * Policy::min_blocks;
+                                                        long long cols, int multiprocessors, double gain_over_single) {
+  const long long blocks = stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols);
+  const long long slots = static_cast<long long>(multiprocessors) * Policy::min_blocks;
+  return blocks >= slots && stencil_sweep_wave_share(blocks, slots) * gain_over_single >= 1.0;
 }
 
 /// The default 3D sweep (H100, 7-point, 64 steps, x the copy per step, zero / clamp: floats depth 3,
 /// 32 x 64 planes, 2 blocks 0.96 / 0.87 (503 x 517 x 499: 0.97 / 0.96), beside 24 x 64 at depth 4
 /// 0.78, 48 x 64 and 64 x 64 at one block 0.79-0.89; doubles depth 2, 20 x 64 1.22 / 1.20, beside
 /// 0.52-1.12: docs/stencil-steps.md). Two blocks of 256 threads per multiprocessor.
+/// gain_over_single: the sweep over single steps at 512^3 on an H100, the lower of zero's and
+/// clamp's (floats 0.95 / 0.91 and 0.87 / 0.84; doubles 1.22 / 0.93 and 1.19 / 0.83), divided by the
+/// wave share there (floats 1600 blocks on 264 slots, 0.87; doubles 2304, 0.97).
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
   using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
+  static constexpr double gain_over_single = ElemBytes == 8 ? 1.35 : 1.19;                   ///< measured, above
 };
 
 /// The 3D stencils the selector sweeps (where the planes fit): those measured faster swept than as
