@@ -30,6 +30,7 @@
 #include "core/record_layout.cuh"       // record_pitch, FastDivmod (the de-interleave's shared layout)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
+#include "arch/global_store.cuh"        // store_global_16: one 16-byte store, however the words were assembled
 #include "arch/cp_async.cuh"            // cp.async wrappers, async_copy_commit, async_copy_wait (sm_80+; fallback)
 #include "arch/mbarrier.cuh"            // mbarrier wrappers (sm_90+)
 #include "arch/tma.cuh"                 // TMA 2D load, tma_map_error, make_tma_map_2d (sm_90+)
@@ -44,6 +45,7 @@
 #include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
 #include "block/copy_with.cuh"          // copy_global_to_tile_with<Mover> (the loads' mover named)
 #include "block/interleave.cuh"         // RecordTile, load_records, store_channels, ...: de-interleave / interleave runs of records
+#include "block/record_registers.cuh"   // split_records, merge_records: 16 bytes' worth of records regrouped in registers
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
 #include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm

@@ -635,11 +635,15 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   using A = smemtile::TransposeAlgorithm;
   for (int e : {1, 2, 4, 8, 16}) {
     INFO("element bytes " << e);
-    for (int k : {2, 3, 4, 8}) {
-      CHECK(select(k, 1 << 24, 1, e) == A::narrow_cols);  // k x 2^24
-      CHECK(select(1 << 24, k, 1, e) == A::narrow_rows);  // 2^24 x k
+    for (int k : {2, 3, 4, 8}) {  // aligned and contiguous: the register algorithms up to 8 bytes
+      CHECK(select(k, 1 << 24, 1, e) == (e <= 8 ? A::narrow_cols_registers : A::narrow_cols));  // k x 2^24
+      CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
-    CHECK(select(1 << 20, 8, 8, e) == A::narrow_rows);  // a tall 2^20 x 8 is narrow, not a small batch
+    for (int k : {9, 16, 32}) {
+      CHECK(select(k, 1 << 24, 1, e) == A::narrow_cols);
+      CHECK(select(1 << 24, k, 1, e) == A::narrow_rows);
+    }
+    CHECK(select(1 << 20, 8, 8, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // not a small batch
     CHECK(select(8, 8, 1 << 20, e) == A::small_batch);
     CHECK(select(16, 16, 1 << 20, e) == A::small_batch);
     CHECK(select(32, 32, 1 << 16, e) == A::small_batch);
@@ -656,6 +660,7 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   }
   // the narrow threshold: 32 is narrow, 33 and more take the large tiles; 65 rows are not small
   CHECK(select(100000, 32, 1, 4) == A::narrow_rows);
+  CHECK(select(100000, 9, 1, 4) == A::narrow_rows);
   CHECK(select(100000, 33, 1, 4) == A::register_blocks);
   CHECK(select(32, 100000, 1, 4) == A::narrow_cols);
   CHECK(select(33, 100000, 1, 4) == A::padded_elements);  // output rows of 132 bytes: not 16-byte aligned
@@ -663,10 +668,66 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(65, 20, 7, 4) == A::narrow_rows);
   CHECK(select(20, 65, 7, 4) == A::narrow_cols);
   CHECK(select(64, 64, 7, 4) == A::small_batch);
-  // alignment only matters for the large tiles
+  // alignment matters for the large tiles and the narrow register algorithms
   CHECK(select(100000, 3, 1, 4, 4) == A::narrow_rows);
+  CHECK(select(100000, 3, 1, 4) == A::narrow_rows_registers);
+  CHECK(select(100001, 3, 1, 4) == A::narrow_rows);  // channel rows of 100001 floats: not 16-byte aligned
   CHECK(select(8192, 8192, 1, 4, 4) == A::padded_elements);
   CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
+}
+
+TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligned, one full block", "[transpose][policy][records]") {
+  using smemtile::TransposeSelectionInput;
+  const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
+    return TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
+  };
+  for (int e : {1, 2, 4, 8})
+    for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k) {
+      INFO("e " << e << " k " << k);
+      const int records = smemtile::narrow_register_records(e, k);
+      CHECK(records % (256 * (16 / e)) == 0);
+      CHECK(records * k * e <= 32 * 1024);
+      CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records));
+      CHECK_FALSE(smemtile::narrow_registers_apply(split(records - 16, k, e), true, records));  // under a block
+      TransposeSelectionInput pitched = split(records, k, e);
+      pitched.ld_in = k + 1;  // records not contiguous
+      CHECK_FALSE(smemtile::narrow_registers_apply(pitched, true, 1));
+      TransposeSelectionInput odd_out = split(records, k, e);
+      odd_out.out_address += e;  // channel rows off 16 bytes
+      CHECK_FALSE(smemtile::narrow_registers_apply(odd_out, true, 1));
+      TransposeSelectionInput odd_in = split(records, k, e);
+      odd_in.in_address += 16;  // still aligned
+      CHECK(smemtile::narrow_registers_apply(odd_in, true, 1));
+      odd_in.in_address += e;
+      CHECK_FALSE(smemtile::narrow_registers_apply(odd_in, true, 1));
+      TransposeSelectionInput batch = split(records, k, e);
+      batch.batch = 3;
+      CHECK(smemtile::narrow_registers_apply(batch, true, 1));
+      batch.stride_in += 1;  // the second matrix's records off 16 bytes
+      CHECK_FALSE(smemtile::narrow_registers_apply(batch, true, 1));
+      // k x N -> N x k: the records are the output
+      const TransposeSelectionInput merge{k, records, 1, e, records, k, 0, 0, 0x10000, 0x20000};
+      CHECK(smemtile::narrow_registers_apply(merge, false, records));
+      CHECK_FALSE(smemtile::narrow_registers_apply(merge, true, 1));  // its cols are not k
+    }
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 3, 16), true, 1));  // 16-byte elements: records already
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 9, 4), true, 1));   // wider than 8
+}
+
+TEST_CASE("record_chunk_slot: a bijection onto record_chunk_slots slots, conflict-free", "[transpose][records]") {
+  for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k) {
+    INFO("k " << k);
+    CHECK(smemtile::record_chunk_conflict_free(k));
+    const int chunks = 256 * k * 2;
+    std::vector<int> seen(static_cast<std::size_t>(smemtile::record_chunk_slots(chunks, k)), 0);
+    for (int q = 0; q < chunks; ++q) {
+      const int s = smemtile::record_chunk_slot(q, k);
+      REQUIRE(s >= 0);
+      REQUIRE(s < static_cast<int>(seen.size()));
+      CHECK(seen[static_cast<std::size_t>(s)]++ == 0);
+    }
+  }
+  CHECK_FALSE(smemtile::record_chunk_conflict_free(16));  // why the register algorithms stop at 8
 }
 
 TEST_CASE("record_pitch: a whole odd number of words, at least k, and conflict-free columns", "[transpose][records]") {

@@ -102,8 +102,38 @@ Case batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   return c;
 }
 
+// A case for the narrow register algorithms: K in 1..8, the records contiguous, both sides 16-byte
+// aligned, N from one block's run to a few runs (often not a whole number of them, so the last block
+// of a run moves element by element), sometimes up to 10^6; channel pitches padded past N (to keep
+// them aligned) or exactly N; batches of 1..3 with aligned gaps.
+Case register_case(std::mt19937& rng, int elem_bytes) {
+  Case c{};
+  const int k = uniform(rng, 1, smemtile::transpose_register_narrow_max);
+  const int vector = 16 / elem_bytes;
+  const int records = smemtile::narrow_register_records(elem_bytes, k);
+  const long long max_elements = (48LL << 20) / elem_bytes;
+  int n = uniform(rng, 0, 9) == 0 ? uniform(rng, 100000, 1000000) : uniform(rng, records, 3 * records + 100);
+  if (uniform(rng, 0, 3) == 0) n = (n + vector - 1) / vector * vector;
+  n = static_cast<int>(std::max<long long>(records, std::min<long long>(n, max_elements / k)));
+  const long long ld_channels = (n + vector - 1) / vector * vector + vector * uniform(rng, 0, 2);
+  const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
+  c.rows = tall ? n : k;
+  c.cols = tall ? k : n;
+  c.ld_in = tall ? k : static_cast<int>(ld_channels);
+  c.ld_out = tall ? static_cast<int>(ld_channels) : k;
+  c.batch = uniform(rng, 0, 3) == 0 && n < 100000 ? uniform(rng, 2, 3) : 1;
+  const auto padded = [&](long long elements) {
+    return (elements + vector - 1) / vector * vector + vector * uniform(rng, 0, 1);
+  };
+  c.stride_in = padded(span(c.rows, c.cols, c.ld_in));
+  c.stride_out = padded(span(c.cols, c.rows, c.ld_out));
+  c.in_shift = 16 * uniform(rng, 0, 1);
+  c.out_shift = 16 * uniform(rng, 0, 1);
+  return c;
+}
+
 template <class T>
-void run_case(const Case& c, std::mt19937& rng) {
+void run_case(const Case& c, std::mt19937& rng, bool registers = false) {
   constexpr int E = sizeof(T);
   const long long in_elems = (c.batch - 1) * c.stride_in + span(c.rows, c.cols, c.ld_in);
   const long long out_elems = (c.batch - 1) * c.stride_out + span(c.cols, c.rows, c.ld_out);
@@ -126,6 +156,9 @@ void run_case(const Case& c, std::mt19937& rng) {
       c.rows, c.cols, c.batch, E, c.ld_in, c.ld_out, c.stride_in, c.stride_out,
       reinterpret_cast<unsigned long long>(src), reinterpret_cast<unsigned long long>(dst)});
   INFO(describe(c, algorithm) << ", element " << E << " bytes aligned to " << alignof(T));
+  if (registers)  // the case must reach the algorithm it was built for
+    REQUIRE((algorithm == TransposeAlgorithm::narrow_rows_registers ||
+             algorithm == TransposeAlgorithm::narrow_cols_registers));
   const smemtile::LaunchStatus status = smemtile::device_transpose(src, dst, c.rows, c.cols, c.ld_in, c.ld_out,
                                                                    c.batch, c.stride_in, c.stride_out);
   INFO(status.message);
@@ -155,6 +188,22 @@ void run_random(int narrow_cases, int batch_cases) {
   std::mt19937 rng(seed);
   for (int i = 0; i < narrow_cases; ++i) run_case<T>(narrow_case(rng, sizeof(T), alignof(T)), rng);
   for (int i = 0; i < batch_cases; ++i) run_case<T>(batch_case(rng, sizeof(T), alignof(T)), rng);
+}
+
+// The narrow register algorithms: every K in both directions once, then random register cases.
+template <class T>
+void run_registers(int cases) {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  constexpr int E = sizeof(T);
+  for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k)
+    for (int tall = 0; tall < 2; ++tall) {
+      const int n = 2 * smemtile::narrow_register_records(E, k) + 16 / E;  // two full blocks and a short one
+      Case c{tall ? n : k, tall ? k : n, tall ? k : n, tall ? n : k, 1, 0, 0, 0, 0};
+      run_case<T>(c, rng, true);
+    }
+  for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E), rng, true);
 }
 
 // Every k in 1..40 in both directions once, for one element size (N odd and over a block's run).
@@ -195,6 +244,32 @@ TEST_CASE("device_transpose records: 8-byte elements aligned to 4 (struct of two
 TEST_CASE("device_transpose records: 16-byte elements, narrow sides and small batches", "[transpose][device][records]") {
   run_every_k<float4>();
   run_random<float4>(200, 120);
+}
+
+TEST_CASE("device_transpose narrow register algorithms: every element size, K in 1..8, both directions",
+          "[transpose][device][records]") {
+  run_registers<unsigned char>(60);
+  run_registers<unsigned short>(60);
+  run_registers<float>(60);
+  run_registers<double>(50);
+  run_registers<TwoFloats>(30);
+}
+
+TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, and refuses a shape it cannot move",
+          "[transpose][device][records]") {
+  using Split3 = smemtile::DefaultNarrowRegisterPolicy<4, TransposeAlgorithm::narrow_rows_registers, 3>::type;
+  DeviceBuffer<float> in(5000 * 4 + 8), out(5000 * 4 + 8);  // every call below stays inside both
+  CHECK(smemtile::device_transpose(Split3{}, in.get(), out.get(), 5000, 3).error == cudaSuccess);  // N < a block
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto refused = [&](smemtile::LaunchStatus s) {
+    INFO(s.message);
+    return s.error == cudaErrorInvalidValue && s.message.find("narrow register policy") != std::string::npos;
+  };
+  CHECK(refused(smemtile::device_transpose(Split3{}, in.get(), out.get(), 5000, 4)));             // K is 3
+  CHECK(refused(smemtile::device_transpose(Split3{}, in.get(), out.get(), 4999, 3)));             // rows of 4999 floats
+  CHECK(refused(smemtile::device_transpose(Split3{}, in.get() + 1, out.get(), 5000, 3)));         // in misaligned
+  CHECK(refused(smemtile::device_transpose(Split3{}, in.get(), out.get(), 100, 3, 4, 100, 1, 0, 0)));  // pitch 4
+  REQUIRE_CUDA(cudaGetLastError());
 }
 
 TEST_CASE("device_transpose records: a caller's record policy runs, and refuses a shape its tile cannot hold",

@@ -90,6 +90,61 @@ static_assert(record_layout_conflict_free(1) && record_layout_conflict_free(2) &
               "record layout: the 16-byte paths' column accesses must touch 32 distinct banks for every k in 1..32 "
               "and element size; change record_pitch or record_offset's skew");
 
+/// The slot (16-byte unit) of chunk q of a flat run of records staged in shared memory for the
+/// register regroup (block/record_registers.cuh), whose threads each take a segment of k
+/// consecutive chunks (16 bytes' worth of records of k elements). Eight lanes (one phase of a
+/// 16-byte access) reading chunk i of eight consecutive segments, or writing eight consecutive
+/// chunks, must reach eight distinct 16-byte bank groups: for odd k the identity does; for k a power
+/// of two chunks are XOR-swizzled within each aligned group of eight; for other even k a segment
+/// takes k + 1 slots (record_chunk_conflict_free proves it for the reads, and for the writes where
+/// k is odd or a power of two; the padded writes of k = 6 meet a 2-way conflict in some phases).
+SMEMTILE_HOST_DEVICE constexpr int record_chunk_slot(int q, int k) {
+  if (k % 2 != 0) return q;
+  if ((k & (k - 1)) == 0) return q ^ ((q >> 3) & 7);
+  return q + q / k;
+}
+
+/// Slots a staged run of `chunks` chunks (a multiple of k) takes.
+SMEMTILE_HOST_DEVICE constexpr int record_chunk_slots(int chunks, int k) {
+  if (k % 2 != 0) return chunks;
+  if ((k & (k - 1)) == 0) return (chunks + 7) / 8 * 8;
+  return chunks + chunks / k;
+}
+
+/// Whether record_chunk_slot's 16-byte accesses are conflict-free under the bank model for records
+/// of k elements: lane l reading chunk i of segment first + l (i < k), and, unless k is an even
+/// number other than a power of two, lane l writing chunk first + l.
+SMEMTILE_HOST_DEVICE constexpr bool record_chunk_conflict_free(int k) {
+  for (int first = 0; first < 32; first += 8) {  // the swizzle repeats after four groups of eight segments
+    for (int i = 0; i < k; ++i) {
+      WarpAccess read{{}, ~0u, 16, AccessOp::load};
+      for (int lane = 0; lane < warp_lanes; ++lane)
+        read.byte_address[lane] = static_cast<unsigned>(record_chunk_slot((first + lane) * k + i, k) * 16);
+      if (bank_cost(read).conflicts != 0) return false;
+    }
+    if (k % 2 == 0 && (k & (k - 1)) != 0) continue;
+    WarpAccess write{{}, ~0u, 16, AccessOp::store};
+    for (int lane = 0; lane < warp_lanes; ++lane)
+      write.byte_address[lane] = static_cast<unsigned>(record_chunk_slot(first * 4 + lane, k) * 16);
+    if (bank_cost(write).conflicts != 0) return false;
+  }
+  return true;
+}
+
+// One assertion per k: each gets the compiler's whole budget for constant evaluation.
+#define SMEMTILE_RECORD_CHUNK_PROOF(k)                     \
+  static_assert(record_chunk_conflict_free(k),             \
+                "record_chunk_slot: the staged chunks' 16-byte accesses must be conflict-free for k = " #k)
+SMEMTILE_RECORD_CHUNK_PROOF(1);
+SMEMTILE_RECORD_CHUNK_PROOF(2);
+SMEMTILE_RECORD_CHUNK_PROOF(3);
+SMEMTILE_RECORD_CHUNK_PROOF(4);
+SMEMTILE_RECORD_CHUNK_PROOF(5);
+SMEMTILE_RECORD_CHUNK_PROOF(6);
+SMEMTILE_RECORD_CHUNK_PROOF(7);
+SMEMTILE_RECORD_CHUNK_PROOF(8);
+#undef SMEMTILE_RECORD_CHUNK_PROOF
+
 /// n / d and n % d for a run-time divisor d >= 1 fixed for many dividends: q = (mulhi(n, m) + n) >> s,
 /// exact for every unsigned 32-bit n (Granlund and Montgomery, 1994).
 struct FastDivmod {

@@ -9,6 +9,7 @@
 
 #include "../kernels/transpose_kernel.cuh"   // transpose_kernel, transpose_grid
 #include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
+#include "../kernels/transpose_narrow_registers.cuh"  // transpose_narrow_registers_kernel
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
 #include "../tuning/transpose_policy.cuh"    // the policies and the selector
 
@@ -50,6 +51,46 @@ LaunchStatus launch_transpose_records(const Bits* in, Bits* out, int rows, int c
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
+// Launches transpose_narrow_registers_kernel with a narrow register Policy: one block per run of
+// records and matrix, one flat grid. Refuses shapes the policy cannot move (the narrow extent not
+// its K, records not contiguous, a side not 16-byte aligned).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                               int batch, long long stride_in, long long stride_out,
+                                               cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  static_assert(TransposePolicyCheck<Policy, E>::ok, "");
+  using Shape = NarrowRegisterShape<Policy, E>;
+  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
+                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  if ((Shape::split ? cols : rows) != Shape::k || !narrow_registers_apply(shape, Shape::split, 1))
+    return failed_launch(cudaErrorInvalidValue,
+                         "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K, "
+                         "the records contiguous (pitch K) and both sides' pointers, pitches and strides 16-byte aligned");
+  const int n = Shape::split ? rows : cols;
+  const long long runs = (n + Shape::records - 1) / Shape::records;
+  if (runs * batch > 2147483647LL)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  transpose_narrow_registers_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
+      in, out, n, ld_in, ld_out, stride_in, stride_out, static_cast<int>(runs));
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
+// The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
+// launched.
+template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
+LaunchStatus dispatch_narrow_registers(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                       int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  if constexpr (K < transpose_register_narrow_max) {
+    if (k != K)
+      return dispatch_narrow_registers<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                         stride_out, stream);
+  }
+  return launch_transpose_narrow_registers<typename DefaultNarrowRegisterPolicy<E, Algorithm, K>::type>(
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+}
+
 // Launches transpose_kernel with Policy: one block per tile and matrix. (The kernel uses static
 // shared memory only: no attribute to set, no device limit to ask.)
 template <class Policy, class Bits>
@@ -57,6 +98,9 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
                               long long stride_in, long long stride_out, cudaStream_t stream) {
   if constexpr (is_record_transpose(Policy::algorithm)) {
     return launch_transpose_records<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  } else if constexpr (is_narrow_register_transpose(Policy::algorithm)) {
+    return launch_transpose_narrow_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                                     stream);
   } else {
   static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
   const int tiles_across = (cols + Policy::cols - 1) / Policy::cols;
@@ -89,6 +133,16 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
     case TransposeAlgorithm::narrow_cols:
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_cols>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+    case TransposeAlgorithm::narrow_rows_registers:
+      if constexpr (E <= 8)
+        return dispatch_narrow_registers<TransposeAlgorithm::narrow_rows_registers>(
+            cols, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      break;
+    case TransposeAlgorithm::narrow_cols_registers:
+      if constexpr (E <= 8)
+        return dispatch_narrow_registers<TransposeAlgorithm::narrow_cols_registers>(
+            rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      break;
     default:
       break;
   }

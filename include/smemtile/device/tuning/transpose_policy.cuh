@@ -22,7 +22,9 @@ enum class TransposeAlgorithm {
   padded_elements,  ///< a padded StaticTile: both sides element by element, coalesced (any element size)
   narrow_rows,      ///< N x k -> k x N (k = cols small): runs of whole records de-interleaved (block/interleave.cuh)
   narrow_cols,      ///< k x N -> N x k (k = rows small): k channel runs interleaved into records
-  small_batch       ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
+  small_batch,      ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
+  narrow_rows_registers,  ///< N x K -> K x N, K <= transpose_register_narrow_max a compile-time Cols: records split in registers
+  narrow_cols_registers   ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
 };
 
 /// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
@@ -32,6 +34,10 @@ inline constexpr int transpose_narrow_max = 32;
 /// A small matrix: rows and cols both up to this (and the matrix fits a block's record tile) takes
 /// small_batch.
 inline constexpr int transpose_small_max = 64;
+/// The narrow side's largest extent for the register algorithms (narrow_rows_registers,
+/// narrow_cols_registers): one kernel per extent 1..8 and element size; each thread holds 16 x
+/// extent bytes twice in registers.
+inline constexpr int transpose_register_narrow_max = 8;
 /// Shared memory of one block of the record algorithms (narrow_rows, narrow_cols, small_batch).
 inline constexpr int transpose_record_tile_bytes = 32 * 1024;
 
@@ -40,6 +46,12 @@ inline constexpr int transpose_record_tile_bytes = 32 * 1024;
 SMEMTILE_HOST_DEVICE constexpr bool is_record_transpose(TransposeAlgorithm a) {
   return a == TransposeAlgorithm::narrow_rows || a == TransposeAlgorithm::narrow_cols ||
          a == TransposeAlgorithm::small_batch;
+}
+
+/// Whether an algorithm is one of the narrow register algorithms (Rows x Cols: records per block x
+/// the record's extent, or the extent x records).
+SMEMTILE_HOST_DEVICE constexpr bool is_narrow_register_transpose(TransposeAlgorithm a) {
+  return a == TransposeAlgorithm::narrow_rows_registers || a == TransposeAlgorithm::narrow_cols_registers;
 }
 
 /// The register-block tile (TransposeTile) device_transpose uses for 1-, 2- and 4-byte elements
@@ -141,6 +153,11 @@ struct TransposePolicyCheck {
                 "transpose policy: record algorithms take no Pad and no Fetch256");
   static_assert(!is_record_transpose(Policy::algorithm) || Policy::threads % 32 == 0,
                 "transpose policy: record algorithms need whole warps");
+  static_assert(!is_narrow_register_transpose(Policy::algorithm) || (Policy::pad == 0 && !Policy::fetch_256),
+                "transpose policy: narrow register algorithms take no Pad and no Fetch256");
+  static_assert(!is_narrow_register_transpose(Policy::algorithm) || ElemBytes <= 8,
+                "transpose policy: narrow register algorithms move 1- to 8-byte elements (use narrow_rows / "
+                "narrow_cols for 16-byte ones)");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -177,14 +194,47 @@ SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long 
          record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
 }
 
+/// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
+/// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K at most
+/// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K), both
+/// sides' pointers, pitches and batch strides 16-byte aligned, and N at least `records_per_block`
+/// (one full block; a run's last, shorter block moves element by element).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
+                                                           long long records_per_block) {
+  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
+  const long long ld_flat = split ? in.ld_in : in.ld_out, ld_channels = split ? in.ld_out : in.ld_in;
+  const long long stride_flat = split ? in.stride_in : in.stride_out;
+  const long long stride_channels = split ? in.stride_out : in.stride_in;
+  const unsigned long long flat = split ? in.in_address : in.out_address;
+  const unsigned long long channels = split ? in.out_address : in.in_address;
+  const auto aligned = [&](long long elements) { return (elements * in.elem_bytes) % 16 == 0; };
+  return in.elem_bytes <= 8 && k >= 1 && k <= transpose_register_narrow_max && ld_flat == k && flat % 16 == 0 &&
+         channels % 16 == 0 && aligned(ld_channels) && (in.batch <= 1 || (aligned(stride_flat) && aligned(stride_channels))) &&
+         n >= records_per_block;
+}
+
+/// Records per block of the default narrow register policies for K-element records of
+/// elem_bytes: 256 threads x 16 bytes' worth each, four times over for K = 1, twice for K = 2 (16
+/// to 32 KB staged).
+SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k) {
+  return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
+}
+
 /// The algorithm device_transpose runs for a call: small_batch for small matrices (rows and cols up to
-/// transpose_small_max, fitting a block); else narrow_rows where cols is at most transpose_narrow_max
+/// transpose_small_max, fitting a block); else narrow_rows_registers / narrow_cols_registers where
+/// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
 /// above (by the element size and whether the output's rows, pointer, ld_out and stride_out, are
 /// 16-byte aligned). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
 /// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
 SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
+  if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
+      narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
+    return TransposeAlgorithm::narrow_rows_registers;
+  if (in.elem_bytes <= 8 && in.rows <= transpose_register_narrow_max &&
+      narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
+    return TransposeAlgorithm::narrow_cols_registers;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
   const bool aligned = in.out_address % 16 == 0 && (in.ld_out * in.elem_bytes) % 16 == 0 &&
@@ -245,5 +295,17 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols>
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch>
     : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch> {};
+
+/// The narrow register algorithms' default policy for K-element records of ElemBytes:
+/// narrow_register_records records per block, 256 threads, 2 blocks per multiprocessor asked of the
+/// register allocator (a thread holds 2 K 16-byte chunks).
+template <int ElemBytes, TransposeAlgorithm Algorithm, int K>
+struct DefaultNarrowRegisterPolicy {
+  static_assert(is_narrow_register_transpose(Algorithm), "smemtile::DefaultNarrowRegisterPolicy: a narrow register algorithm");
+  static constexpr int records = narrow_register_records(ElemBytes, K);  ///< records per block
+  static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_registers;
+  /// the policy
+  using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
+};
 
 }  // namespace smemtile
