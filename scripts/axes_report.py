@@ -52,17 +52,31 @@ def stencil_matrix(rows):
     return lines
 
 
-def transpose_narrow(rows):
+def torch_rows(path):
+    """PyTorch's transpose copy as % of its own copy, by (T, Shape), from scripts/torch_transpose.py."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, newline="") as f:
+        return {(r["T"], r["Shape"]): float(r["percent_of_its_copy"]) for r in csv.DictReader(f)}
+
+
+def transpose_narrow(rows, torch=None):
+    torch = torch or {}
     copies = {(r["T"], r["Shape"]): gpu_time(r) for r in rows if r["Benchmark"] == "cudaMemcpy_narrow_batch"}
     lib = {(r["T"], r["Shape"]): gpu_time(r) for r in rows if r["Benchmark"] == "smemtile_transpose_narrow_batch"}
     types = list(dict.fromkeys(t for t, _ in lib))
     shapes = list(dict.fromkeys(s for _, s in lib))
-    lines = ["| Shape | " + " | ".join(types) + " |", "|" + "---|" * (len(types) + 1)]
+    header = [f"{t} / PyTorch" if torch else t for t in types]
+    lines = ["| Shape | " + " | ".join(header) + " |", "|" + "---|" * (len(types) + 1)]
     for shape in shapes:
         cells = [shape]
         for t in types:
             copy, time = copies.get((t, shape)), lib.get((t, shape))
-            cells.append(pct(copy, time) if copy and time else "-")
+            cell = pct(copy, time) if copy and time else "-"
+            if torch:
+                theirs = torch.get((t, shape))
+                cell += f" / {theirs:.1f}%" if theirs is not None else " / -"
+            cells.append(cell)
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -78,8 +92,11 @@ def main():
               "device_stencil picks; cp.async: forced), and the naive kernel of the same boundary\n")
         print("\n".join(stencil_matrix(stencil)) + "\n")
     if transpose:
-        print("### transpose_bench: narrow sides and batches of small matrices, % of cudaMemcpy of the same bytes\n")
-        print("\n".join(transpose_narrow(transpose)) + "\n")
+        torch = torch_rows(os.path.join(out, "torch_transpose.csv"))
+        print("### transpose_bench: narrow sides and batches of small matrices, % of cudaMemcpy of the same bytes"
+              + (" (and PyTorch's `y.copy_(x.transpose(-1, -2))`, % of its own copy, same run)" if torch else "")
+              + "\n")
+        print("\n".join(transpose_narrow(transpose, torch)) + "\n")
 
 
 if __name__ == "__main__":

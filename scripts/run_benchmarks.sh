@@ -131,6 +131,12 @@ if [ -s "$out/stencil_steps_bench.csv" ] && command -v python3 >/dev/null; then
   python3 "$root/scripts/steps_report.py" "$out/stencil_steps_bench.csv" --out "$out/steps.md" --svg "$out/steps.svg" \
     >/dev/null || status=1
 fi
+if [ -s "$out/transpose_bench.csv" ] && command -v python3 >/dev/null; then
+  # PyTorch's transpose copy on the same shapes, in the same run, where PyTorch is installed (a peer
+  # of issue 21's table; absent PyTorch the table has no such column).
+  python3 "$root/scripts/torch_transpose.py" >"$out/torch_transpose.csv" 2>"$out/torch_transpose.log" ||
+    rm -f "$out/torch_transpose.csv"
+fi
 if command -v python3 >/dev/null && { [ -s "$out/stencil_bench.csv" ] || [ -s "$out/transpose_bench.csv" ]; }; then
   # The stencils by boundary and path, and the transposes' narrow and batch shapes.
   python3 "$root/scripts/axes_report.py" "$out" >"$out/axes.md" || status=1

@@ -17,7 +17,7 @@ except ImportError:
 
 SHAPES = ["2x16777216", "3x16777216", "4x16777216", "8x16777216", "16777216x2", "16777216x3", "16777216x4",
           "16777216x8", "1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31", "16384x64x64",
-          "8192x8192", "8191x8193"]
+          "3x16777213", "16777213x3", "8x16777213", "16777213x8", "8192x8192", "8191x8193"]
 TYPES = {"U8": torch.uint8, "U16": torch.int16, "F32": torch.float32, "F64": torch.float64, "C128": torch.complex128}
 MIN_BYTES = 32 << 20  # the rule: shapes whose array is at least 32 MiB
 

@@ -668,10 +668,11 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(65, 20, 7, 4) == A::narrow_rows);
   CHECK(select(20, 65, 7, 4) == A::narrow_cols);
   CHECK(select(64, 64, 7, 4) == A::small_batch);
-  // alignment matters for the large tiles and the narrow register algorithms
-  CHECK(select(100000, 3, 1, 4, 4) == A::narrow_rows);
+  // alignment matters for the large tiles and for the records of the narrow register algorithms
+  CHECK(select(100000, 3, 1, 4, 4) == A::narrow_rows_registers);  // out off 16 bytes
   CHECK(select(100000, 3, 1, 4) == A::narrow_rows_registers);
-  CHECK(select(100001, 3, 1, 4) == A::narrow_rows);  // channel rows of 100001 floats: not 16-byte aligned
+  CHECK(select(100001, 3, 1, 4) == A::narrow_rows_registers);  // channel rows off 16 bytes: aligned windows
+  CHECK(select(100001, 3, 1, 4, 0, 100001) == A::narrow_rows_registers);
   CHECK(select(8192, 8192, 1, 4, 4) == A::padded_elements);
   CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
 }
@@ -693,8 +694,9 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
       pitched.ld_in = k + 1;  // records not contiguous
       CHECK_FALSE(smemtile::narrow_registers_apply(pitched, true, 1));
       TransposeSelectionInput odd_out = split(records, k, e);
-      odd_out.out_address += e;  // channel rows off 16 bytes
-      CHECK_FALSE(smemtile::narrow_registers_apply(odd_out, true, 1));
+      odd_out.out_address += e;  // channel rows off 16 bytes: through aligned windows
+      odd_out.ld_out += 1;
+      CHECK(smemtile::narrow_registers_apply(odd_out, true, 1));
       TransposeSelectionInput odd_in = split(records, k, e);
       odd_in.in_address += 16;  // still aligned
       CHECK(smemtile::narrow_registers_apply(odd_in, true, 1));
@@ -702,6 +704,8 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
       CHECK_FALSE(smemtile::narrow_registers_apply(odd_in, true, 1));
       TransposeSelectionInput batch = split(records, k, e);
       batch.batch = 3;
+      CHECK(smemtile::narrow_registers_apply(batch, true, 1));
+      batch.stride_out += 1;  // the second matrix's channel rows off 16 bytes: fine
       CHECK(smemtile::narrow_registers_apply(batch, true, 1));
       batch.stride_in += 1;  // the second matrix's records off 16 bytes
       CHECK_FALSE(smemtile::narrow_registers_apply(batch, true, 1));

@@ -94,12 +94,13 @@ SMEMTILE_DEVICE void transpose_words(unsigned (&w)[4 / E]) {
 // Word b (a constant after unrolling) of a 16-byte chunk.
 SMEMTILE_DEVICE unsigned chunk_word(const uint4& v, int b) { return b == 0 ? v.x : b == 1 ? v.y : b == 2 ? v.z : v.w; }
 
-// Walks a record layout (k elements of E <= 4 bytes, pitch P) in flat order f = r k + c from f0:
-// one division at the start, then an add and a compare per element, so that a 16-byte chunk of a
+// Walks a record layout (k elements of E bytes, pitch P) in flat order f = r k + c from f0: one
+// division at the start, then an add and a compare per element, so that a 16-byte chunk of a
 // contiguous run of records costs no division per element.
 template <int E>
 struct RecordCursor {
-  static constexpr int V = record_skew_group(E);  // records per skew word
+  static constexpr int V = record_skew_group(E);      // records per skew step (0: no skew)
+  static constexpr int unit = E >= 4 ? 1 : 4 / E;     // elements of one skew step
   int offset;  // record_offset(r, c, P, E)
   int c;       // element of the record
   int group;   // r % V
@@ -109,7 +110,7 @@ struct RecordCursor {
     unsigned rem = 0;
     const int r = static_cast<int>(by_k.divmod(f0, rem));
     c = static_cast<int>(rem);
-    group = r % V;
+    group = V != 0 ? r % V : 0;
     offset = record_offset(r, c, P, E);
   }
   SMEMTILE_DEVICE void next() {
@@ -117,9 +118,11 @@ struct RecordCursor {
     if (++c == k) {
       c = 0;
       offset += step;
-      if (++group == V) {
-        group = 0;
-        offset += 4 / E;  // the skew word
+      if constexpr (V != 0) {
+        if (++group == V) {
+          group = 0;
+          offset += unit;  // the skew step
+        }
       }
     }
   }

@@ -53,7 +53,7 @@ LaunchStatus launch_transpose_records(const Bits* in, Bits* out, int rows, int c
 
 // Launches transpose_narrow_registers_kernel with a narrow register Policy: one block per run of
 // records and matrix, one flat grid. Refuses shapes the policy cannot move (the narrow extent not
-// its K, records not contiguous, a side not 16-byte aligned).
+// its K, records not contiguous or not 16-byte aligned).
 template <class Policy, class Bits>
 LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
                                                int batch, long long stride_in, long long stride_out,
@@ -65,14 +65,16 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
                                       reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
   if ((Shape::split ? cols : rows) != Shape::k || !narrow_registers_apply(shape, Shape::split, 1))
     return failed_launch(cudaErrorInvalidValue,
-                         "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K, "
-                         "the records contiguous (pitch K) and both sides' pointers, pitches and strides 16-byte aligned");
+                         "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K "
+                         "and the records contiguous (pitch K), their pointer and batch stride 16-byte aligned");
   const int n = Shape::split ? rows : cols;
   const long long runs = (n + Shape::records - 1) / Shape::records;
   if (runs * batch > 2147483647LL)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  const bool channels_aligned = Shape::split ? rows_16_byte_aligned(out, ld_out, stride_out, batch, E)
+                                             : rows_16_byte_aligned(in, ld_in, stride_in, batch, E);
   transpose_narrow_registers_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
-      in, out, n, ld_in, ld_out, stride_in, stride_out, static_cast<int>(runs));
+      in, out, n, ld_in, ld_out, stride_in, stride_out, static_cast<int>(runs), channels_aligned);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 

@@ -24,6 +24,43 @@ SMEMTILE_HOST_DEVICE constexpr int transpose_records_per_block(TransposeAlgorith
 
 namespace detail {
 
+// Walks a small_batch tile in output order g = m rc + j rows + i (matrix m, output row j = input
+// column j, element i = input row i), giving the tile offset of input row m rows + i, column j:
+// divisions only at the start, then an add (and a skew word every record_skew_group rows) per
+// element, the offset recomputed once per output row.
+template <int E>
+struct TransposedRecordCursor {
+  static constexpr int group = record_skew_group(E);  // rows per skew step (0: no skew)
+  int rows, cols, P;
+  int i, j, row;  // row = m rows + i
+  int offset;
+  SMEMTILE_DEVICE TransposedRecordCursor(unsigned g0, const FastDivmod& by_matrix, const FastDivmod& by_rows, int P_)
+      : rows(static_cast<int>(by_rows.divisor)), cols(static_cast<int>(by_matrix.divisor / by_rows.divisor)), P(P_) {
+    unsigned rem = 0, ii = 0;
+    const unsigned m = by_matrix.divmod(g0, rem);
+    j = static_cast<int>(by_rows.divmod(rem, ii));
+    i = static_cast<int>(ii);
+    row = static_cast<int>(m) * rows + i;
+    offset = record_offset(row, j, P, E);
+  }
+  SMEMTILE_DEVICE void next() {
+    ++row;
+    if (++i < rows) {
+      offset += P;
+      if constexpr (group != 0)
+        if (row % group == 0) offset += E >= 4 ? 1 : 4 / E;
+      return;
+    }
+    i = 0;
+    row -= rows;
+    if (++j == cols) {  // the next matrix
+      j = 0;
+      row += rows;
+    }
+    offset = record_offset(row, j, P, E);
+  }
+};
+
 // One block: `per_block` records (narrow) or matrices (small_batch) of one matrix; blocks of a
 // matrix are consecutive in blockIdx.x (`blocks_per_matrix` of them; 1 for small_batch).
 template <class Policy, class Bits>
@@ -60,8 +97,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       j = by_rows.divmod(rem, i);
       return tile.data[record_offset(static_cast<int>(m * rows + i), static_cast<int>(j), P, E)];
     };
-    if (ld_out == rows && (count == 1 || stride_out == rc)) {  // one flat run
-      store_runs(dst, 0, 1, count * rc, [&](int, int g) {
+    if (ld_out == rows && (count == 1 || stride_out == rc)) {  // one flat run, built 16 bytes at a time
+      store_run_chunks<1>(dst, 0, 1, count * rc, [&](int, int g0, uint4 (&chunk)[1]) {
+        alignas(16) Bits buffer[16 / E];
+        TransposedRecordCursor<E> at(static_cast<unsigned>(g0), by_matrix, by_rows, P);
+#pragma unroll
+        for (int e = 0; e < 16 / E; ++e, at.next()) buffer[e] = tile.data[at.offset];
+        chunk[0] = *reinterpret_cast<const uint4*>(buffer);
+      }, [&](int, int g) {
         unsigned m = 0, j = 0, i = 0;
         return element(static_cast<unsigned>(g), m, j, i);
       }, block);

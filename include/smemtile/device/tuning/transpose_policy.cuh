@@ -196,21 +196,18 @@ SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long 
 
 /// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
 /// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K at most
-/// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K), both
-/// sides' pointers, pitches and batch strides 16-byte aligned, and N at least `records_per_block`
-/// (one full block; a run's last, shorter block moves element by element).
+/// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K) with
+/// their pointer and batch stride 16-byte aligned, and N at least `records_per_block` (one full
+/// block; a run's last, shorter block moves element by element). The channel rows may start
+/// anywhere: aligned ones move in 16-byte accesses directly, others through aligned windows.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
   const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
-  const long long ld_flat = split ? in.ld_in : in.ld_out, ld_channels = split ? in.ld_out : in.ld_in;
+  const long long ld_flat = split ? in.ld_in : in.ld_out;
   const long long stride_flat = split ? in.stride_in : in.stride_out;
-  const long long stride_channels = split ? in.stride_out : in.stride_in;
   const unsigned long long flat = split ? in.in_address : in.out_address;
-  const unsigned long long channels = split ? in.out_address : in.in_address;
-  const auto aligned = [&](long long elements) { return (elements * in.elem_bytes) % 16 == 0; };
   return in.elem_bytes <= 8 && k >= 1 && k <= transpose_register_narrow_max && ld_flat == k && flat % 16 == 0 &&
-         channels % 16 == 0 && aligned(ld_channels) && (in.batch <= 1 || (aligned(stride_flat) && aligned(stride_channels))) &&
-         n >= records_per_block;
+         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block;
 }
 
 /// Records per block of the default narrow register policies for K-element records of
