@@ -4,7 +4,9 @@ of one run: stencil_bench by boundary policy and load path (against cudaMemcpy a
 the same boundary), and transpose_bench's narrow and batch shapes (against cudaMemcpy of the same
 bytes). Percentages are GPU-time ratios to the cudaMemcpy state of the same case in the same run.
 
-  python3 scripts/axes_report.py OUT_DIR   # reads OUT_DIR/{stencil,transpose}_bench.csv, prints markdown
+  python3 scripts/axes_report.py OUT_DIR [--svg=FILE]  # reads OUT_DIR/{stencil,transpose}_bench.csv (and
+                                                       # torch_transpose.csv), prints markdown; FILE: the
+                                                       # transposes' narrow and batch plot
 """
 import csv
 import os
@@ -81,8 +83,29 @@ def transpose_narrow(rows, torch=None):
     return lines
 
 
+def transpose_narrow_svg(rows, torch, gpu):
+    """The narrow and batch table as a bar plot (bench_report's svg_plot): ours and PyTorch's by case."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_report import svg_plot
+    copies = {(r["T"], r["Shape"]): gpu_time(r) for r in rows if r["Benchmark"] == "cudaMemcpy_narrow_batch"}
+    lib = {(r["T"], r["Shape"]): gpu_time(r) for r in rows if r["Benchmark"] == "smemtile_transpose_narrow_batch"}
+    impls = ["smemtile device_transpose"] + (["PyTorch transpose copy (of its copy)"] if torch else [])
+    bars = []
+    for (t, shape), time in lib.items():
+        copy = copies.get((t, shape))
+        group = [(impls[0], copy / time if copy and time else None, "")]
+        if torch:
+            theirs = torch.get((t, shape))
+            group.append((impls[1], theirs / 100.0 if theirs is not None else None, ""))
+        bars.append((f"{shape} {t}", group))
+    return svg_plot(f"transpose_bench, narrow and batch shapes: {gpu}", "smemtile: % of cudaMemcpy device-to-device; PyTorch: % of its own copy",
+                    bars, impls, target=0.9)
+
+
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "."
+    args = [a for a in sys.argv[1:] if not a.startswith("--svg=")]
+    svg = next((a[len("--svg="):] for a in sys.argv[1:] if a.startswith("--svg=")), None)
+    out = args[0] if args else "."
     stencil = rows_of(os.path.join(out, "stencil_bench.csv"))
     transpose = rows_of(os.path.join(out, "transpose_bench.csv"))
     gpu = next((r["Device Name"] for r in stencil + transpose), "?")
@@ -97,6 +120,9 @@ def main():
               + (" (and PyTorch's `y.copy_(x.transpose(-1, -2))`, % of its own copy, same run)" if torch else "")
               + "\n")
         print("\n".join(transpose_narrow(transpose, torch)) + "\n")
+        if svg:
+            with open(svg, "w") as f:
+                f.write(transpose_narrow_svg(transpose, torch, gpu))
 
 
 if __name__ == "__main__":

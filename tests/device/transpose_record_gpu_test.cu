@@ -390,3 +390,57 @@ TEST_CASE("block interleave: HWC bytes to CHW float planes in one pass, and CHW 
     REQUIRE(back == expected_back);
   }
 }
+
+// ---- thread level: split_records fused with a conversion (16 RGB pixels per thread) ----------------
+
+namespace {
+
+// Thread p takes pixels 16 p .. 16 p + 15 (48 bytes, three aligned chunks), splits them into R, G and
+// B chunks in registers, and writes each as 16 floats in [0, 1] to its plane; merge_records puts
+// the three chunks back together into `back`, which must equal the input.
+__global__ void rgb_to_float_planes(const uint4* rgb, float* planes, long long plane_stride, uint4* back, int groups) {
+  const int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= groups) return;
+  uint4 pixels[3] = {rgb[3 * p], rgb[3 * p + 1], rgb[3 * p + 2]};
+  uint4 channels[3];
+  smemtile::split_records<unsigned char, 3>(pixels, channels);
+  for (int c = 0; c < 3; ++c) {
+    const unsigned words[4] = {channels[c].x, channels[c].y, channels[c].z, channels[c].w};
+    for (int i = 0; i < 16; ++i)
+      planes[c * plane_stride + 16LL * p + i] = static_cast<float>((words[i / 4] >> (8 * (i % 4))) & 0xFFu) / 255.0f;
+  }
+  uint4 again[3];
+  smemtile::merge_records<unsigned char, 3>(channels, again);
+  for (int i = 0; i < 3; ++i) back[3 * p + i] = again[i];
+}
+
+}  // namespace
+
+TEST_CASE("split_records / merge_records: RGB bytes to float planes in registers, and back", "[transpose][block][records]") {
+  const int groups = 5000;  // 80000 pixels
+  const long long pixels = 16LL * groups, plane = pixels + 3;
+  const Bytes rgb = smemtile_test::random_values<unsigned char>(3 * pixels, 2611);
+  DeviceBuffer<unsigned char> d_rgb(rgb.size()), d_back(rgb.size());
+  DeviceBuffer<float> d_planes(3 * plane);
+  d_rgb.upload(rgb);
+  d_back.poison();
+  d_planes.poison();
+  rgb_to_float_planes<<<(groups + 127) / 128, 128>>>(reinterpret_cast<const uint4*>(d_rgb.get()), d_planes.get(),
+                                                    plane, reinterpret_cast<uint4*>(d_back.get()), groups);
+  REQUIRE_LAUNCH_OK();
+  const std::vector<float> planes = d_planes.download();
+  for (long long i = 0; i < pixels; ++i)
+    for (int c = 0; c < 3; ++c) {
+      const float want = static_cast<float>(rgb[3 * i + c]) / 255.0f;
+      if (planes[c * plane + i] != want) {
+        INFO("pixel " << i << " channel " << c << ": got " << planes[c * plane + i] << ", want " << want);
+        FAIL("plane differs");
+      }
+    }
+  float poison;
+  std::memset(&poison, poison_byte, sizeof poison);
+  for (int c = 0; c < 3; ++c)
+    for (long long i = pixels; i < plane; ++i) CHECK(std::memcmp(&planes[c * plane + i], &poison, sizeof poison) == 0);
+  REQUIRE(d_back.download() == rgb);
+}
+

@@ -84,6 +84,16 @@ SMEMTILE_DEVICE void permute_elements(const uint4 (&in)[K], uint4 (&out)[K], Sou
   words_to_chunks<K>(b, out);
 }
 
+// What split_records and merge_records take: elements of 1, 2, 4 or 8 bytes, records of K >= 1.
+template <class T, int K>
+struct RecordRegroup {
+  static constexpr int E = static_cast<int>(sizeof(T));  // element bytes
+  static constexpr int V = 16 / E;                       // records per 16 bytes
+  static_assert(E == 1 || E == 2 || E == 4 || E == 8,
+                "smemtile::split_records / merge_records: elements of 1, 2, 4 or 8 bytes");
+  static_assert(K >= 1, "smemtile::split_records / merge_records: records of at least one element");
+};
+
 }  // namespace detail
 
 /// Splits the V = 16 / sizeof(T) records of K elements held in `records` (record r, element c at
@@ -91,10 +101,8 @@ SMEMTILE_DEVICE void permute_elements(const uint4 (&in)[K], uint4 (&out)[K], Sou
 /// record r. T: 1, 2, 4 or 8 bytes.
 template <class T, int K>
 SMEMTILE_DEVICE void split_records(const uint4 (&records)[K], uint4 (&channels)[K]) {
-  constexpr int E = static_cast<int>(sizeof(T)), V = 16 / E;
-  static_assert(E == 1 || E == 2 || E == 4 || E == 8, "smemtile::split_records: elements of 1, 2, 4 or 8 bytes");
-  static_assert(K >= 1, "smemtile::split_records: records of at least one element");
-  detail::permute_elements<E, K>(records, channels, [](int o) { return o % V * K + o / V; });
+  using R = detail::RecordRegroup<T, K>;
+  detail::permute_elements<R::E, K>(records, channels, [](int o) { return o % R::V * K + o / R::V; });
 }
 
 /// Merges K channel chunks (element r of channels[c] is element c of record r) into the V =
@@ -102,10 +110,8 @@ SMEMTILE_DEVICE void split_records(const uint4 (&records)[K], uint4 (&channels)[
 /// `records`): split_records' inverse.
 template <class T, int K>
 SMEMTILE_DEVICE void merge_records(const uint4 (&channels)[K], uint4 (&records)[K]) {
-  constexpr int E = static_cast<int>(sizeof(T)), V = 16 / E;
-  static_assert(E == 1 || E == 2 || E == 4 || E == 8, "smemtile::merge_records: elements of 1, 2, 4 or 8 bytes");
-  static_assert(K >= 1, "smemtile::merge_records: records of at least one element");
-  detail::permute_elements<E, K>(channels, records, [](int f) { return f % K * V + f / K; });
+  using R = detail::RecordRegroup<T, K>;
+  detail::permute_elements<R::E, K>(channels, records, [](int f) { return f % K * R::V + f / K; });
 }
 
 #endif  // __CUDACC__
