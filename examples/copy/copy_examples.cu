@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH, example_has_gpu
 #include "copy_kernels.cuh"
 
 namespace {
@@ -105,14 +105,7 @@ bool five_point(int rows, int cols) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_copy_examples: no CUDA device here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  std::printf("smemtile_copy_examples on %s\n", properties.name);
+  if (!example_has_gpu("smemtile_copy_examples")) return 0;
   bool ok = true;
   ok = transpose(1000, 777) && ok;
   ok = transpose(31, 4099) && ok;

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, example_has_gpu
 
 namespace {
 
@@ -78,14 +78,9 @@ float time_calls(F f, int calls) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_stencil_heat_steps: no CUDA GPU here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp prop{};
+  if (!example_has_gpu("smemtile_stencil_heat_steps")) return 0;
+  cudaDeviceProp prop{};  // its name goes into the plot
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("GPU: %s\n", prop.name);
   std::vector<float> plate(static_cast<std::size_t>(rows) * cols, 0.0f);
   for (int x = 0; x < cols; ++x) plate[x] = 1.0f;  // the hot top edge
   const std::size_t bytes = plate.size() * sizeof(float);

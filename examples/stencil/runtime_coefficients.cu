@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, example_has_gpu
 
 namespace stencil_usage {
 
@@ -161,14 +161,7 @@ bool blur(int rows, int cols) {
 using namespace stencil_usage;
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_stencil_runtime_coefficients: no CUDA device here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  std::printf("smemtile_stencil_runtime_coefficients on %s\n", properties.name);
+  if (!example_has_gpu("smemtile_stencil_runtime_coefficients")) return 0;
   bool ok = true;
   ok = filters(517, 389) && ok;
   ok = filters(64, 64) && ok;

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH, example_has_gpu
 #include "stencil_kernels.cuh"
 
 namespace {
@@ -240,14 +240,7 @@ bool fd8(int depth, int rows, int cols) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_stencil_examples: no CUDA device here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  std::printf("smemtile_stencil_examples on %s\n", properties.name);
+  if (!example_has_gpu("smemtile_stencil_examples")) return 0;
   bool ok = true;
   ok = sum3(1000003) && ok;
   ok = sum3(777) && ok;

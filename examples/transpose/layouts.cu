@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, example_has_gpu
 
 namespace {
 
@@ -129,14 +129,7 @@ bool permutation(int a, int b, int c) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_transpose_layouts: no CUDA device here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  std::printf("smemtile_transpose_layouts on %s\n", properties.name);
+  if (!example_has_gpu("smemtile_transpose_layouts")) return 0;
   bool ok = images(16, 480, 640);
   ok = point_cloud(1000003, 1000064) && ok;
   ok = permutation(37, 50, 129) && ok;

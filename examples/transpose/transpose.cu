@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH
+#include "../common/cuda_check.cuh"  // CUDA_CHECK, CUDA_CHECK_LAUNCH, example_has_gpu
 #include "course_transpose.cuh"
 
 namespace {
@@ -95,14 +95,7 @@ bool run_type(const std::string& type, int rows, int cols, bool timed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("smemtile_transpose: no CUDA device here; nothing run\n");
-    return 0;
-  }
-  cudaDeviceProp properties{};
-  CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  std::printf("smemtile_transpose on %s\n", properties.name);
+  if (!example_has_gpu("smemtile_transpose")) return 0;
   if (argc >= 3) {
     const int rows = std::atoi(argv[1]), cols = std::atoi(argv[2]);
     return run_type(argc >= 4 ? argv[3] : "f32", rows, cols, true) ? 0 : 1;
