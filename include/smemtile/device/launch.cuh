@@ -142,6 +142,24 @@ LaunchStatus raise_dynamic_shared(const DeviceLimits& device, long long bytes, c
   return LaunchStatus{};
 }
 
+#if defined(__CUDACC__)
+// Kernel on a grid of across x down x deep blocks of `threads` threads with `shared` bytes of
+// dynamic shared memory (raised first, raise_dynamic_shared), args passed through; refuses grids
+// beyond CUDA's (x up to 2^31 - 1, y and z up to 65535) with `who` in the message. Does not check
+// the launch (launched_status does, after).
+template <auto Kernel, class... Args>
+LaunchStatus launch_3d_grid(const DeviceLimits& device, long long across, long long down, long long deep,
+                            int threads, long long shared, const char* who, cudaStream_t stream, Args&&... args) {
+  if (across > 2147483647LL || down > 65535 || deep > 65535)
+    return failed_launch(cudaErrorInvalidValue, std::string(who) + ": more than 65535 tiles along y or z");
+  const LaunchStatus ready = raise_dynamic_shared<Kernel>(device, shared, who);
+  if (!ready) return ready;
+  Kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(deep)), threads,
+           static_cast<size_t>(shared), stream>>>(std::forward<Args>(args)...);
+  return LaunchStatus{};
+}
+#endif  // __CUDACC__
+
 // What prepare_launch keeps of a kernel on a device: its static shared memory and the dynamic
 // shared memory it was last allowed (cudaFuncGetAttributes once, cudaFuncSetAttribute when raised).
 struct KernelSharedState {

@@ -141,15 +141,8 @@ LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& ma
   const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
   const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
   const long long chunks = blocks(in.extent(0), Policy::planes);
-  if (across > INT_MAX || down > 65535 || chunks > 65535)
-    return failed_launch(cudaErrorInvalidValue,
-                         "smemtile::device_stencil: a 3D array of more than 65535 tiles along y or z");
-  constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
-  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
-  if (!ready) return ready;
-  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
-           Policy::threads, static_cast<size_t>(shared), stream>>>(map, in, out, boundary, op);
-  return LaunchStatus{};
+  return launch_3d_grid<stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
+      device, across, down, chunks, Policy::threads, shared, stencil_who, stream, map, in, out, boundary, op);
 }
 
 // Launches with Policy; false (nothing launched) where it loads with TMA and TMA cannot describe

@@ -66,14 +66,8 @@ LaunchStatus launch_stencil_steps(const DeviceLimits& device, GlobalArray<const 
   const long long across = tiles(in.extent(Rank - 1), g.tile_x);
   const long long down = Rank >= 2 ? tiles(in.extent(0), g.tile_a) : 1;
   const long long deep = Rank == 3 ? tiles(in.extent(1), g.tile_y) : 1;
-  if (across > INT_MAX || down > 65535 || deep > 65535)
-    return failed_launch(cudaErrorInvalidValue, std::string(stencil_steps_who) + ": more than 65535 tiles along y or z");
-  constexpr auto kernel = stencil_steps_kernel<Policy, Radius, Shape, T, Rank, Boundary, Op>;
-  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
-  if (!ready) return ready;
-  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(deep)),
-           Policy::threads, static_cast<size_t>(shared), stream>>>(in, out, boundary, op, steps);
-  return LaunchStatus{};
+  return launch_3d_grid<stencil_steps_kernel<Policy, Radius, Shape, T, Rank, Boundary, Op>>(
+      device, across, down, deep, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
 }
 
 // One pass of `steps` (2 ... Policy::depth) fused steps of a 3D sweep from `in` to `out`.
@@ -89,14 +83,8 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
   const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
   const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
   const long long chunks = tiles(in.extent(0), Policy::chunk);
-  if (across > INT_MAX || down > 65535 || chunks > 65535)
-    return failed_launch(cudaErrorInvalidValue, std::string(stencil_steps_who) + ": more than 65535 tiles along y or z");
-  constexpr auto kernel = stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>;
-  const LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
-  if (!ready) return ready;
-  kernel<<<dim3(static_cast<unsigned>(across), static_cast<unsigned>(down), static_cast<unsigned>(chunks)),
-           Policy::threads, static_cast<size_t>(shared), stream>>>(in, out, boundary, op, steps);
-  return LaunchStatus{};
+  return launch_3d_grid<stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
+      device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
 }
 
 // `steps` steps in passes of at most Policy::depth (Policy void: one step per pass), swapping
