@@ -132,18 +132,15 @@ SMEMTILE_HOST_DEVICE constexpr bool record_chunk_conflict_free(int k) {
 }
 
 // One assertion per k: each gets the compiler's whole budget for constant evaluation.
-#define SMEMTILE_RECORD_CHUNK_PROOF(k)                     \
-  static_assert(record_chunk_conflict_free(k),             \
-                "record_chunk_slot: the staged chunks' 16-byte accesses must be conflict-free for k = " #k)
-SMEMTILE_RECORD_CHUNK_PROOF(1);
-SMEMTILE_RECORD_CHUNK_PROOF(2);
-SMEMTILE_RECORD_CHUNK_PROOF(3);
-SMEMTILE_RECORD_CHUNK_PROOF(4);
-SMEMTILE_RECORD_CHUNK_PROOF(5);
-SMEMTILE_RECORD_CHUNK_PROOF(6);
-SMEMTILE_RECORD_CHUNK_PROOF(7);
-SMEMTILE_RECORD_CHUNK_PROOF(8);
-#undef SMEMTILE_RECORD_CHUNK_PROOF
+static_assert(record_chunk_conflict_free(1), "record_chunk_slot: conflicts for k = 1");
+static_assert(record_chunk_conflict_free(2), "record_chunk_slot: conflicts for k = 2");
+static_assert(record_chunk_conflict_free(3), "record_chunk_slot: conflicts for k = 3");
+static_assert(record_chunk_conflict_free(4), "record_chunk_slot: conflicts for k = 4");
+static_assert(record_chunk_conflict_free(5), "record_chunk_slot: conflicts for k = 5");
+static_assert(record_chunk_conflict_free(6), "record_chunk_slot: conflicts for k = 6");
+static_assert(record_chunk_conflict_free(7), "record_chunk_slot: conflicts for k = 7");
+static_assert(record_chunk_conflict_free(8), "record_chunk_slot: conflicts for k = 8 (the staged chunks' 16-byte accesses "
+                                             "must reach distinct banks; change record_chunk_slot)");
 
 /// n / d and n % d for a run-time divisor d >= 1 fixed for many dividends: q = (mulhi(n, m) + n) >> s,
 /// exact for every unsigned 32-bit n (Granlund and Montgomery, 1994).

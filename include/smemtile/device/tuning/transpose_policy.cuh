@@ -300,7 +300,7 @@ template <int ElemBytes, TransposeAlgorithm Algorithm, int K>
 struct DefaultNarrowRegisterPolicy {
   static_assert(is_narrow_register_transpose(Algorithm), "smemtile::DefaultNarrowRegisterPolicy: a narrow register algorithm");
   static constexpr int records = narrow_register_records(ElemBytes, K);  ///< records per block
-  static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_registers;
+  static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_registers;  ///< N x K -> K x N
   /// the policy
   using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
 };
