@@ -29,3 +29,24 @@ function(smemtile_add_compile_test name)
     set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${ARG_EXPECT}")
   endif()
 endfunction()
+
+# smemtile_add_compile_cases(SOURCE <file> DEFINE <macro> LABELS <labels> CASES "<n>|<test name>[|<expected text>]" ...)
+# One compile test per case: <file> compiled with -D<macro>=<n>; with an expected text the compiler
+# must print it (a static_assert's message, so the case must fail for the documented reason), else
+# the case must compile.
+function(smemtile_add_compile_cases)
+  cmake_parse_arguments(ARG "" "SOURCE;DEFINE" "LABELS;CASES" ${ARGN})
+  foreach(entry IN LISTS ARG_CASES)
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 case_number)
+    list(GET parts 1 name)
+    list(LENGTH parts n)
+    set(expect "")
+    if(n GREATER 2)
+      list(GET parts 2 message)
+      set(expect EXPECT "${message}")
+    endif()
+    smemtile_add_compile_test(${name} SOURCE "${ARG_SOURCE}" DEFINES ${ARG_DEFINE}=${case_number}
+      LABELS "${ARG_LABELS}" ${expect})
+  endforeach()
+endfunction()

@@ -1,0 +1,33 @@
+// Compile-fail snippet (tests/device/CMakeLists.txt): a narrow register transpose policy breaking an
+// invariant stops compilation with the static_assert beside it (device/kernels/
+// transpose_narrow_registers.cuh, device/tuning/transpose_policy.cuh).
+//   SMEMTILE_TRANSPOSE_CASE 0  a valid caller's policy: accepted (the control)
+//   SMEMTILE_TRANSPOSE_CASE 1  records of 9 elements: "must be 1..transpose_register_narrow_max"
+//   SMEMTILE_TRANSPOSE_CASE 2  1000 records per block (not whole 16-byte chunks per thread):
+//                              "must be a multiple of threads x 16 / element bytes"
+//   SMEMTILE_TRANSPOSE_CASE 3  16-byte elements: "move 1- to 8-byte elements"
+#include <smemtile/smemtile.cuh>
+
+using namespace smemtile;
+
+constexpr TransposeAlgorithm split = TransposeAlgorithm::narrow_rows_registers;
+#if SMEMTILE_TRANSPOSE_CASE == 1
+using P = TransposePolicy<split, 1024, 9, 0, 2, false>;
+constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 2
+using P = TransposePolicy<split, 1000, 3, 0, 2, false>;
+constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 3
+using P = TransposePolicy<split, 256, 3, 0, 2, false>;
+constexpr int elem_bytes = 16;
+#else
+using P = DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 5>::type;
+constexpr int elem_bytes = 2;
+#endif
+
+static_assert(TransposePolicyCheck<P, elem_bytes>::ok, "");
+#if SMEMTILE_TRANSPOSE_CASE != 3
+static_assert(detail::NarrowRegisterShape<P, elem_bytes>::records > 0, "");
+#endif
+
+int main() { return 0; }
