@@ -15,7 +15,9 @@
 /// \endcode
 #pragma once
 
-#include "../config.cuh"  // SMEMTILE_DEVICE
+#include "../arch/cp_async.cuh"      // cp_async (staging a chunk)
+#include "../arch/global_store.cuh"  // store_global_16
+#include "../config.cuh"             // SMEMTILE_DEVICE
 
 namespace smemtile {
 
@@ -113,6 +115,17 @@ SMEMTILE_DEVICE void merge_records(const uint4 (&channels)[K], uint4 (&records)[
   using R = detail::RecordRegroup<T, K>;
   detail::permute_elements<R::E, K>(channels, records, [](int f) { return f % K * R::V + f / K; });
 }
+
+/// Starts copying one 16-byte chunk (both addresses 16-byte aligned) from global memory to shared
+/// memory: cp.async on sm_80 and later, a plain copy before; complete it with async_copy_commit and
+/// async_copy_wait / async_copy_wait_all. How a run of records is staged for the regroup above.
+SMEMTILE_DEVICE void stage_chunk_async(uint4* shared_dst, const uint4* global_src) {
+  arch::cp_async<16>(shared_dst, global_src);
+}
+
+/// Stores a chunk built in registers (by split_records, say) to 16-byte aligned global memory as one
+/// 16-byte store, whichever registers its words sit in (arch::store_global_16).
+SMEMTILE_DEVICE void store_chunk(void* global_dst, const uint4& chunk) { arch::store_global_16(global_dst, chunk); }
 
 #endif  // __CUDACC__
 

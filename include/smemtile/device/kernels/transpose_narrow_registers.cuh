@@ -13,9 +13,8 @@
 
 #include <type_traits>  // std::integral_constant
 
-#include "../../arch/cp_async.cuh"          // cp_async, cp_async_commit_group, cp_async_wait_all
-#include "../../arch/global_store.cuh"      // store_global_16
-#include "../../block/record_registers.cuh" // split_records, merge_records
+#include "../../block/async_copy.cuh"     // async_copy_commit, async_copy_wait_all
+#include "../../block/record_registers.cuh" // split_records, merge_records, stage_chunk_async, store_chunk
 #include "../../block/thread_group.cuh"     // FixedThreadBlock
 #include "../../core/record_layout.cuh"     // record_chunk_slot, record_chunk_slots
 #include "../tuning/transpose_policy.cuh"   // TransposeAlgorithm, TransposePolicy
@@ -117,10 +116,10 @@ SMEMTILE_DEVICE void store_channels_unaligned(const uint4 (&channels)[Shape::ite
     const uint4* chunks = stage + c * W;
     for (int w = t; w <= W; w += T) {  // window w: bytes [16 w - a, 16 w - a + 16) of the block's run
       if (a != 0 && w > 0 && w < W) {
-        arch::store_global_16(reinterpret_cast<unsigned char*>(row) - a + 16 * w,
+        store_chunk(reinterpret_cast<unsigned char*>(row) - a + 16 * w,
                               bytes_across(chunks[w - 1], chunks[w], 16 - a));
       } else if (a == 0 && w < W) {
-        arch::store_global_16(row + w * (16 / E), chunks[w]);
+        store_chunk(row + w * (16 / E), chunks[w]);
       } else if (a != 0) {  // a partial window at either end: the block's bytes in it, byte by byte
         // (an element under-aligned for its size may straddle two windows)
         const auto* bytes = reinterpret_cast<const unsigned char*>(chunks);
@@ -141,10 +140,10 @@ SMEMTILE_DEVICE void split_block(const Bits* src, Bits* dst, long long ld, bool 
 #pragma unroll
   for (int j = 0; j < Shape::chunks / T; ++j) {
     const int q = j * T + t;
-    arch::cp_async<16>(&stage[record_chunk_slot(q, K)], flat + q);
+    stage_chunk_async(&stage[record_chunk_slot(q, K)], flat + q);
   }
-  arch::cp_async_commit_group();
-  arch::cp_async_wait_all();
+  async_copy_commit();
+  async_copy_wait_all();
   __syncthreads();
   uint4 channels[Shape::items][K];
 #pragma unroll
@@ -159,7 +158,7 @@ SMEMTILE_DEVICE void split_block(const Bits* src, Bits* dst, long long ld, bool 
 #pragma unroll
     for (int u = 0; u < Shape::items; ++u)
 #pragma unroll
-      for (int c = 0; c < K; ++c) arch::store_global_16(dst + c * ld + (u * T + t) * V, channels[u][c]);
+      for (int c = 0; c < K; ++c) store_chunk(dst + c * ld + (u * T + t) * V, channels[u][c]);
   } else {
     store_channels_unaligned<Shape, T>(channels, stage, dst, ld);
   }
