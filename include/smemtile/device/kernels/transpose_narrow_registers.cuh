@@ -116,8 +116,7 @@ SMEMTILE_DEVICE void store_channels_unaligned(const uint4 (&channels)[Shape::ite
     const uint4* chunks = stage + c * W;
     for (int w = t; w <= W; w += T) {  // window w: bytes [16 w - a, 16 w - a + 16) of the block's run
       if (a != 0 && w > 0 && w < W) {
-        store_chunk(reinterpret_cast<unsigned char*>(row) - a + 16 * w,
-                              bytes_across(chunks[w - 1], chunks[w], 16 - a));
+        store_chunk(reinterpret_cast<unsigned char*>(row) - a + 16 * w, bytes_across(chunks[w - 1], chunks[w], 16 - a));
       } else if (a == 0 && w < W) {
         store_chunk(row + w * (16 / E), chunks[w]);
       } else if (a != 0) {  // a partial window at either end: the block's bytes in it, byte by byte
