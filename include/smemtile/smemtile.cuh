@@ -44,6 +44,7 @@
 #include "block/tile_copy.cuh"          // TileCopy, make_tile_copy: a copy planned once for a loop
 #include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
 #include "block/copy_with.cuh"          // copy_global_to_tile_with<Mover> (the loads' mover named)
+#include "block/runs.cuh"               // load_runs, store_runs, load_run_chunks, store_run_chunks: runs moved 16 bytes at a time
 #include "block/interleave.cuh"         // RecordTile, load_records, store_channels, ...: de-interleave / interleave runs of records
 #include "block/record_registers.cuh"   // split_records, merge_records: 16 bytes' worth of records regrouped in registers
 

@@ -14,10 +14,8 @@
 /// The shared layout is core/record_layout.cuh's: record r, element c at record_offset(r, c, pitch, E),
 /// with which the strided side's 16-byte paths (each lane taking 16 bytes' worth of consecutive
 /// records) are conflict-free (proved at compile time by the bank model). The contiguous side of global memory (a run of whole records,
-/// or one channel's run) moves in 16-byte accesses on its 16-byte aligned interior and element by
-/// element on the head and tail, whatever the pointer's alignment (elements must be aligned to
-/// their size for the vector path; otherwise the whole run goes element by element: decided once
-/// per call, not per element). No function here synchronizes the block: call block.sync() between
+/// or one channel's run) moves as block/runs.cuh's runs: 16-byte accesses on its 16-byte aligned
+/// interior, element by element on the head and tail, whatever the pointer's alignment. No function here synchronizes the block: call block.sync() between
 /// a load and a store of the same tile, and before reusing it.
 #pragma once
 
@@ -25,6 +23,7 @@
 #include <type_traits>  // std::is_same
 
 #include "../core/record_layout.cuh"    // record_pitch, record_capacity, FastDivmod
+#include "runs.cuh"                     // load_runs, store_runs, load_run_chunks, store_run_chunks
 
 namespace smemtile {
 
@@ -52,26 +51,6 @@ struct NoConversion {
 #if defined(__CUDACC__)
 
 namespace detail {
-
-template <class T>
-inline constexpr int run_vector_elems = sizeof(T) < 16 ? static_cast<int>(16 / sizeof(T)) : 1;
-
-// Whether runs at p, p + ld, ... (elements) can use 16-byte accesses on their interiors with the
-// same head: elements aligned to their size and all runs with the same 16-byte phase.
-template <class T>
-SMEMTILE_DEVICE bool runs_vectorizable(const void* p, long long ld, int runs, int n) {
-  constexpr int V = run_vector_elems<T>;
-  const auto a = reinterpret_cast<unsigned long long>(p);
-  return V > 1 && n >= 2 * V && a % sizeof(T) == 0 && (runs == 1 || (ld * static_cast<long long>(sizeof(T))) % 16 == 0);
-}
-
-// Elements before the first 16-byte boundary of a run starting at p (p aligned to sizeof(T)), at most n.
-template <class T>
-SMEMTILE_DEVICE int run_head(const void* p, int n) {
-  const unsigned misalign = static_cast<unsigned>(reinterpret_cast<unsigned long long>(p) % 16u);
-  const int head = static_cast<int>(((16u - misalign) % 16u) / sizeof(T));
-  return head < n ? head : n;
-}
 
 // Transposes L x L elements of E bytes (L = 4 / E) held in L words: element e of word i becomes
 // element i of word e (its own inverse). Byte permutes, no shared-memory round trip.
@@ -128,196 +107,7 @@ struct RecordCursor {
   }
 };
 
-
-// The heads and tails of runs_vectorizable runs (elements t < head and t >= head + vectors V of
-// each run): dst[c * ld + t] = get(c, t).
-template <int V, class U, class Get, class Block>
-SMEMTILE_DEVICE void store_run_edges(U* dst, long long ld, int runs, int n, int head, int vectors, Get get, Block block) {
-  const int edge = n - vectors * V;
-  if (edge == 0) return;
-  const FastDivmod by_edge(static_cast<unsigned>(edge));
-  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += block.size()) {
-    unsigned e = 0;
-    const unsigned c = by_edge.divmod(q, e);
-    const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
-    dst[c * ld + t] = get(static_cast<int>(c), t);
-  }
-}
-
-// Runs that take no 16-byte accesses: dst[c * ld + t] = get(c, t) element by element.
-template <class U, class Get, class Block>
-SMEMTILE_DEVICE void store_run_elements(U* dst, long long ld, int runs, int n, Get get, Block block) {
-  const FastDivmod by_n(static_cast<unsigned>(n));
-  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(n); q += block.size()) {
-    unsigned t = 0;
-    const unsigned c = by_n.divmod(q, t);
-    dst[c * ld + t] = get(static_cast<int>(c), static_cast<int>(t));
-  }
-}
-
-// load_runs' counterparts of the two above: put(c, t, src[c * ld + t]).
-template <int V, class T, class Put, class Block>
-SMEMTILE_DEVICE void load_run_edges(const T* src, long long ld, int runs, int n, int head, int vectors, Put put, Block block) {
-  const int edge = n - vectors * V;
-  if (edge == 0) return;
-  const FastDivmod by_edge(static_cast<unsigned>(edge));
-  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += block.size()) {
-    unsigned e = 0;
-    const unsigned c = by_edge.divmod(q, e);
-    const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
-    put(static_cast<int>(c), t, src[c * ld + t]);
-  }
-}
-template <class T, class Put, class Block>
-SMEMTILE_DEVICE void load_run_elements(const T* src, long long ld, int runs, int n, Put put, Block block) {
-  const FastDivmod by_n(static_cast<unsigned>(n));
-  for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(n); q += block.size()) {
-    unsigned t = 0;
-    const unsigned c = by_n.divmod(q, t);
-    put(static_cast<int>(c), static_cast<int>(t), src[c * ld + t]);
-  }
-}
-
 }  // namespace detail
-
-/// For each run c < runs and element t < n: dst[c * ld + t] = get(c, t), the block's threads
-/// taking consecutive elements (16-byte stores on the runs' aligned interiors where
-/// runs_vectorizable, else element stores). get(c, t) returns a U.
-template <class U, class Get, class Block>
-SMEMTILE_DEVICE void store_runs(U* dst, long long ld, int runs, int n, Get get, Block block) {
-  constexpr int V = detail::run_vector_elems<U>;
-  const unsigned threads = block.size();
-  const unsigned total = static_cast<unsigned>(runs) * static_cast<unsigned>(n);
-  if (detail::runs_vectorizable<U>(dst, ld, runs, n)) {
-    const int head = detail::run_head<U>(dst, n);
-    const int vectors = (n - head) / V;
-    const int edge = n - vectors * V;  // head + tail elements of each run
-    const FastDivmod by_vectors(static_cast<unsigned>(vectors));
-    for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(vectors); q += threads) {
-      unsigned v = 0;
-      const unsigned c = by_vectors.divmod(q, v);
-      const int t0 = head + static_cast<int>(v) * V;
-      alignas(16) U buffer[V];
-#pragma unroll
-      for (int e = 0; e < V; ++e) buffer[e] = get(static_cast<int>(c), t0 + e);
-      *reinterpret_cast<uint4*>(dst + c * ld + t0) = *reinterpret_cast<const uint4*>(buffer);
-    }
-    if (edge == 0) return;
-    const FastDivmod by_edge(static_cast<unsigned>(edge));
-    for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += threads) {
-      unsigned e = 0;
-      const unsigned c = by_edge.divmod(q, e);
-      const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
-      dst[c * ld + t] = get(static_cast<int>(c), t);
-    }
-  } else {
-    const FastDivmod by_n(static_cast<unsigned>(n));
-    for (unsigned q = block.rank(); q < total; q += threads) {
-      unsigned t = 0;
-      const unsigned c = by_n.divmod(q, t);
-      dst[c * ld + t] = get(static_cast<int>(c), static_cast<int>(t));
-    }
-  }
-}
-
-/// store_runs by 16-byte chunks of G runs at once: where runs_vectorizable, each item (group g,
-/// chunk start t0) gets the chunks of runs g G .. g G + G - 1 at t0 from get_chunks(g, t0, uint4
-/// (&)[G]) and stores those of runs < runs; heads, tails and unvectorizable runs take get(c, t).
-/// A chunk built whole (one division per item, words and byte permutes) is what keeps 1- and
-/// 2-byte runs from costing an index computation and a shared access per element.
-template <int G, class U, class GetChunks, class Get, class Block>
-SMEMTILE_DEVICE void store_run_chunks(U* dst, long long ld, int runs, int n, GetChunks get_chunks, Get get, Block block) {
-  constexpr int V = detail::run_vector_elems<U>;
-  if (!detail::runs_vectorizable<U>(dst, ld, runs, n)) {
-    detail::store_run_elements(dst, ld, runs, n, get, block);
-    return;
-  }
-  const int head = detail::run_head<U>(dst, n);
-  const int vectors = (n - head) / V;
-  const unsigned groups = static_cast<unsigned>((runs + G - 1) / G);
-  const FastDivmod by_vectors(static_cast<unsigned>(vectors));
-  for (unsigned q = block.rank(); q < groups * static_cast<unsigned>(vectors); q += block.size()) {
-    unsigned v = 0;
-    const unsigned g = by_vectors.divmod(q, v);
-    const int t0 = head + static_cast<int>(v) * V;
-    uint4 chunk[G];
-    get_chunks(static_cast<int>(g), t0, chunk);
-#pragma unroll
-    for (int i = 0; i < G; ++i)
-      if (G == 1 || static_cast<int>(g) * G + i < runs)
-        *reinterpret_cast<uint4*>(dst + (static_cast<long long>(g) * G + i) * ld + t0) = chunk[i];
-  }
-  detail::store_run_edges<V>(dst, ld, runs, n, head, vectors, get, block);
-}
-
-/// For each run c < runs and element t < n: put(c, t, src[c * ld + t]), the block's threads taking
-/// consecutive elements (16-byte loads on the runs' aligned interiors where runs_vectorizable,
-/// else element loads). Reads nothing outside the runs.
-template <class T, class Put, class Block>
-SMEMTILE_DEVICE void load_runs(const T* src, long long ld, int runs, int n, Put put, Block block) {
-  constexpr int V = detail::run_vector_elems<T>;
-  const unsigned threads = block.size();
-  const unsigned total = static_cast<unsigned>(runs) * static_cast<unsigned>(n);
-  if (detail::runs_vectorizable<T>(src, ld, runs, n)) {
-    const int head = detail::run_head<T>(src, n);
-    const int vectors = (n - head) / V;
-    const int edge = n - vectors * V;
-    const FastDivmod by_vectors(static_cast<unsigned>(vectors));
-    for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(vectors); q += threads) {
-      unsigned v = 0;
-      const unsigned c = by_vectors.divmod(q, v);
-      const int t0 = head + static_cast<int>(v) * V;
-      alignas(16) T buffer[V];
-      *reinterpret_cast<uint4*>(buffer) = *reinterpret_cast<const uint4*>(src + c * ld + t0);
-#pragma unroll
-      for (int e = 0; e < V; ++e) put(static_cast<int>(c), t0 + e, buffer[e]);
-    }
-    if (edge == 0) return;
-    const FastDivmod by_edge(static_cast<unsigned>(edge));
-    for (unsigned q = block.rank(); q < static_cast<unsigned>(runs) * static_cast<unsigned>(edge); q += threads) {
-      unsigned e = 0;
-      const unsigned c = by_edge.divmod(q, e);
-      const int t = static_cast<int>(e) < head ? static_cast<int>(e) : static_cast<int>(e) + vectors * V;
-      put(static_cast<int>(c), t, src[c * ld + t]);
-    }
-  } else {
-    const FastDivmod by_n(static_cast<unsigned>(n));
-    for (unsigned q = block.rank(); q < total; q += threads) {
-      unsigned t = 0;
-      const unsigned c = by_n.divmod(q, t);
-      put(static_cast<int>(c), static_cast<int>(t), src[c * ld + t]);
-    }
-  }
-}
-
-/// load_runs by 16-byte chunks of G runs at once (store_run_chunks' inverse): put_chunks(g, t0,
-/// const uint4 (&)[G]) takes the chunks of runs g G .. g G + G - 1 at t0 (zero past the last run);
-/// heads, tails and unvectorizable runs go to put(c, t, value). Reads nothing outside the runs.
-template <int G, class T, class PutChunks, class Put, class Block>
-SMEMTILE_DEVICE void load_run_chunks(const T* src, long long ld, int runs, int n, PutChunks put_chunks, Put put, Block block) {
-  constexpr int V = detail::run_vector_elems<T>;
-  if (!detail::runs_vectorizable<T>(src, ld, runs, n)) {
-    detail::load_run_elements(src, ld, runs, n, put, block);
-    return;
-  }
-  const int head = detail::run_head<T>(src, n);
-  const int vectors = (n - head) / V;
-  const unsigned groups = static_cast<unsigned>((runs + G - 1) / G);
-  const FastDivmod by_vectors(static_cast<unsigned>(vectors));
-  for (unsigned q = block.rank(); q < groups * static_cast<unsigned>(vectors); q += block.size()) {
-    unsigned v = 0;
-    const unsigned g = by_vectors.divmod(q, v);
-    const int t0 = head + static_cast<int>(v) * V;
-    uint4 chunk[G];
-#pragma unroll
-    for (int i = 0; i < G; ++i)
-      chunk[i] = G == 1 || static_cast<int>(g) * G + i < runs
-                     ? *reinterpret_cast<const uint4*>(src + (static_cast<long long>(g) * G + i) * ld + t0)
-                     : uint4{0u, 0u, 0u, 0u};
-    put_chunks(static_cast<int>(g), t0, static_cast<const uint4(&)[G]>(chunk));
-  }
-  detail::load_run_edges<V>(src, ld, runs, n, head, vectors, put, block);
-}
 
 /// Loads `count` records of k elements (record r at src + r * pitch) into `tile` (shared memory,
 /// at least count * record_pitch(k, sizeof(T)) elements). With pitch == k the records are one
