@@ -68,4 +68,16 @@ template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, Trans
     const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::small_batch>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+
+// The narrow register kernels: bytes, 3 channels split (cp.async 16-byte staging, 16-byte shared
+// reads, regrouped chunks stored as single 16-byte stores), halves, 8 channels merged (16-byte
+// channel loads, 16-byte shared stores and reads, 16-byte stores of the records).
+using ByteBits = ElementBits<1, 1>;
+using HalfBits = ElementBits<2, 2>;
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<1, TransposeAlgorithm::narrow_rows_registers, 3>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, long long, long long, int, bool);
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 8>::type, HalfBits>(
+    const HalfBits*, HalfBits*, int, int, int, long long, long long, int, bool);
 }  // namespace smemtile::detail
