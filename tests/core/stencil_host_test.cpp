@@ -285,11 +285,8 @@ TEST_CASE("stencil policies: the compute scheme follows the shape and the elemen
         StencilCompute::star_columns);
   CHECK(Policy<3, 8, 4, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_columns);
   CHECK(Policy<3, 4, 2, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
-  // Blocks per multiprocessor: cp.async 2 (3 for 7-point stars of 4-byte elements); TMA by tiles, radius, shape.
+  // Blocks per multiprocessor: cp.async 2; TMA by tiles, radius and shape.
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::cp_async>::min_blocks == 2);
-  CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::cp_async>::min_blocks == 3);  // 7-point floats
-  CHECK(Policy<3, 8, 1, StencilShape::star, StencilLoader::cp_async>::min_blocks == 2);
-  CHECK(Policy<3, 4, 1, StencilShape::box, StencilLoader::cp_async>::min_blocks == 2);
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>::min_blocks == 3);
   CHECK(Policy<3, 4, 4, StencilShape::box, StencilLoader::tma>::min_blocks == 2);
   CHECK(Policy<3, 4, 2, StencilShape::box, StencilLoader::tma>::min_blocks == 4);

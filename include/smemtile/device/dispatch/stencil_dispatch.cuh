@@ -113,32 +113,6 @@ LaunchStatus resident_blocks(const DeviceLimits& device, long long bytes, int* p
   return LaunchStatus{};
 }
 
-// Whether every row of `a` starts on 16 bytes and its elements are contiguous: then the cp.async
-// kernels take the instantiation whose loads have one unit width (input_rows).
-template <class Array>
-bool rows_aligned_16(const Array& a) {
-  constexpr int rank = static_cast<int>(Array::rank());
-  constexpr unsigned long long bytes = sizeof(typename Array::element_type);
-  bool aligned = a.stride(rank - 1) == 1 && reinterpret_cast<unsigned long long>(a.data_handle()) % 16 == 0;
-  for (int d = 0; d + 1 < rank; ++d) aligned = aligned && static_cast<unsigned long long>(a.stride(d)) * bytes % 16 == 0;
-  return aligned;
-}
-
-// One 2D kernel over `tiles` tiles: as many blocks as are resident at once, or fewer.
-template <auto kernel, class Policy, class... Args>
-LaunchStatus launch_stencil_2d_kernel(const DeviceLimits& device, long long shared, long long tiles, long long across,
-                                      cudaStream_t stream, const Args&... args) {
-  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
-  if (!ready) return ready;
-  int per_multiprocessor = 0;
-  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
-  if (!ready) return ready;
-  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
-  kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), Policy::threads, static_cast<size_t>(shared),
-           stream>>>(args..., static_cast<int>(across), static_cast<int>(tiles));
-  return LaunchStatus{};
-}
-
 // 2D: about as many blocks as fit at once, each taking tiles in turn.
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 2> in,
@@ -147,13 +121,16 @@ LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& ma
   const long long across = (static_cast<long long>(in.extent(1)) + Policy::cols - 1) / Policy::cols;
   const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Policy::rows - 1) / Policy::rows);
   if (tiles > INT_MAX) return failed_launch(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
-  if constexpr (Policy::loader == StencilLoader::cp_async) {
-    if (rows_aligned_16(in))
-      return launch_stencil_2d_kernel<stencil_2d_kernel<Policy, Radius, Shape, T, Boundary, Op, true>, Policy>(
-          device, shared, tiles, across, stream, map, in, out, boundary, op);
-  }
-  return launch_stencil_2d_kernel<stencil_2d_kernel<Policy, Radius, Shape, T, Boundary, Op>, Policy>(
-      device, shared, tiles, across, stream, map, in, out, boundary, op);
+  constexpr auto kernel = stencil_2d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
+  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  if (!ready) return ready;
+  int per_multiprocessor = 0;
+  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
+  if (!ready) return ready;
+  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
+  kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), Policy::threads, static_cast<size_t>(shared),
+           stream>>>(map, in, out, boundary, op, static_cast<int>(across), static_cast<int>(tiles));
+  return LaunchStatus{};
 }
 
 // 3D: one block per xy tile and chunk of Policy::planes planes.
@@ -164,11 +141,6 @@ LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& ma
   const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
   const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
   const long long chunks = blocks(in.extent(0), Policy::planes);
-  if constexpr (Policy::loader == StencilLoader::cp_async) {
-    if (rows_aligned_16(in))
-      return launch_3d_grid<stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op, true>>(
-          device, across, down, chunks, Policy::threads, shared, stencil_who, stream, map, in, out, boundary, op);
-  }
   return launch_3d_grid<stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
       device, across, down, chunks, Policy::threads, shared, stencil_who, stream, map, in, out, boundary, op);
 }

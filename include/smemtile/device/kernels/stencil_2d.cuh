@@ -40,9 +40,8 @@ SMEMTILE_DEVICE void compute_tile_2d(TileRef<T, Layout> tile, Coord origin, Op& 
 // Tiles in row-major order, tile t at (t / tiles_across, t % tiles_across); block b computes tiles
 // b, b + gridDim.x, ... through a ring of stages + 2 slots: `stages` tiles load while one is
 // computed, and the slot written next was last read two steps ago (one barrier per step).
-// Policy: a StencilTiledPolicy of rank 2; `map` is TMA's when it loads with TMA; AlignedRows: the
-// rows of `in` are 16-byte aligned (input_rows).
-template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op, bool AlignedRows = false>
+// Policy: a StencilTiledPolicy of rank 2; `map` is TMA's when it loads with TMA.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_2d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
                       Boundary boundary, Op op, int tiles_across, int tiles) {
@@ -59,7 +58,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       start_tma<T, Layout, false, Policy::tma_unit_bytes>(map, landed[slot], ring[slot].data(), 0,
                                                           origin_of(t) - layout_reach(Layout{}));
     } else {
-      copy_global_to_tile_async(input_rows<AlignedRows>(in), origin_of(t), ring[slot], boundary, FixedThreadBlock<Policy::threads>{});
+      copy_global_to_tile_async(in, origin_of(t), ring[slot], boundary, FixedThreadBlock<Policy::threads>{});
       async_copy_commit();
     }
   };

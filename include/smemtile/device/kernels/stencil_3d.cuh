@@ -118,9 +118,8 @@ SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring
 // k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k; a
 // star keeps each point's values along z in registers (plane k's pushed in at step k) and reads
 // only the centre plane k - Radius, so its ring is shorter. The slot a step loads into was last
-// read two steps before (one barrier per step). Policy: a StencilTiledPolicy of rank 3;
-// AlignedRows: the rows of `in` are 16-byte aligned (input_rows).
-template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op, bool AlignedRows = false>
+// read two steps before (one barrier per step). Policy: a StencilTiledPolicy of rank 3.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
                       Boundary boundary, Op op) {
@@ -152,7 +151,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
                                                          origin - layout_reach(Layout{}));
     } else {
       if (z >= 0 && z < depth) {
-        copy_global_to_tile_async(input_rows<AlignedRows>(plane(in, z)), origin, ring[k % slots], boundary, FixedThreadBlock<Policy::threads>{});
+        copy_global_to_tile_async(plane(in, z), origin, ring[k % slots], boundary, FixedThreadBlock<Policy::threads>{});
       } else if constexpr (!Boundary::maps_index) {
         fill_tile(ring[k % slots], boundary.template value<T>(), FixedThreadBlock<Policy::threads>{});
       }

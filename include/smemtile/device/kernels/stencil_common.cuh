@@ -28,17 +28,6 @@ SMEMTILE_HOST_DEVICE GlobalArray<T, Extents::rank()> as_global_array(const cuda:
 }
 
 // Element (i...) of a global array with 64-bit offset arithmetic.
-// The rows a cp.async load reads: where the launch found them 16-byte aligned (AlignedRows), a view
-// saying so in its type, so that the copy compiles one unit width, not every width behind run-time
-// tests (those kept the kernels at 128 registers with spills).
-template <bool AlignedRows, class T>
-SMEMTILE_DEVICE auto input_rows(const GlobalArray<const T, 2>& rows) {
-  if constexpr (AlignedRows)
-    return make_aligned_matrix<16>(rows.data_handle(), static_cast<int>(rows.extent(0)), static_cast<int>(rows.extent(1)),
-                                   static_cast<int>(rows.stride(0)));
-  else return rows;
-}
-
 template <class Array>
 SMEMTILE_DEVICE auto& element(const Array& a, int x) {
   return a.data_handle()[x];

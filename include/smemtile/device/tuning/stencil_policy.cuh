@@ -229,7 +229,7 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr int cols = wide && ElemBytes == 4 ? 256 : wide ? 128 : 64;  ///< plane columns
   static constexpr int box_stages = wide ? 1 : 2;                              ///< planes ahead (box)
   static constexpr int stages = !star ? box_stages : wide && ElemBytes >= 4 ? 1 : box_stages + 1;  ///< ahead
-  static constexpr int min_blocks = Loader != StencilLoader::tma ? (star && Radius == 1 && ElemBytes <= 4 ? 3 : 2)
+  static constexpr int min_blocks = Loader != StencilLoader::tma ? 2
                                     : wide                       ? (ElemBytes == 4 ? 1 : 2)
                                     : Radius <= 2                ? 4
                                     : star                       ? 3
