@@ -54,6 +54,24 @@ SMEMTILE_DEVICE void sweep_level(const T* const (&planes)[2 * Radius + 1], int m
     if (y_first + j >= y_low && y_first + j < y_high) store(y_first + j, x, values[j]);
 }
 
+// The plane a fill policy (zero, constant) stands for outside the volume in z.
+template <class Policy, class T, class Boundary>
+SMEMTILE_DEVICE void fill_sweep_plane(T* fill, const Boundary& boundary) {
+  for (int i = static_cast<int>(threadIdx.x); i < Policy::region_y * Policy::region_x; i += Policy::threads)
+    fill[i] = boundary.template value<T>();
+}
+
+// The bands of the planes computed at sweep step q below the last level, rewritten before the next
+// step reads them (blocks whose region reaches outside the array in x or y).
+template <class Plane, int Radius, class Needed, class Ring, class Boundary>
+SMEMTILE_DEVICE void rewrite_sweep_bands(int q, int steps, const Needed& needed, const Ring& ring,
+                                         const StepsTile& plane_tile, const Boundary& boundary) {
+  for (int k = 1; k < steps; ++k) {
+    const int p = q - k * (Radius + 1);
+    if (needed(k, p)) write_steps_band<Plane, Radius>(ring(k, p), plane_tile, (steps - k) * Radius, boundary);
+  }
+}
+
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
@@ -77,9 +95,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if constexpr (Boundary::maps_index) return ring(k, Boundary::map_index(p, nz));
     return fill;
   };
-  if constexpr (!Boundary::maps_index) {
-    for (int i = static_cast<int>(threadIdx.x); i < Policy::region_y * X; i += Policy::threads) fill[i] = boundary.template value<T>();
-  }
+  if constexpr (!Boundary::maps_index) fill_sweep_plane<Policy>(fill, boundary);
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
   const bool band = !periodic && steps_region_reaches_outside<Plane>(plane_tile);
   using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
@@ -114,11 +130,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
     async_copy_wait<0>();
     __syncthreads();
-    if (band) {  // the planes just computed (levels below `steps`), before the next step reads them
-      for (int k = 1; k < steps; ++k) {
-        const int p = q - k * (Radius + 1);
-        if (needed(k, p)) write_steps_band<Plane, Radius>(ring(k, p), plane_tile, (steps - k) * Radius, boundary);
-      }
+    if (band) {
+      rewrite_sweep_bands<Plane, Radius>(q, steps, needed, ring, plane_tile, boundary);
       __syncthreads();
     }
   }
