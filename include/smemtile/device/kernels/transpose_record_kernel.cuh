@@ -63,6 +63,30 @@ struct TransposedRecordCursor {
 
 // One block: `per_block` records (narrow) or matrices (small_batch) of one matrix; blocks of a
 // matrix are consecutive in blockIdx.x (`blocks_per_matrix` of them; 1 for small_batch).
+// A block of the narrow record algorithms: its `per_block` records of matrix blockIdx.x /
+// blocks_per_matrix, rows x k -> k x rows (narrow_rows) or k x cols -> cols x k (narrow_cols).
+template <class Policy, class Bits, class Tile>
+SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                          long long stride_in, long long stride_out, int per_block,
+                                          int blocks_per_matrix, Tile& tile) {
+  const FixedThreadBlock<Policy::threads> block{};
+  const unsigned matrix = blockIdx.x / static_cast<unsigned>(blocks_per_matrix);
+  const int first = static_cast<int>(blockIdx.x - matrix * static_cast<unsigned>(blocks_per_matrix)) * per_block;
+  const Bits* src = in + matrix * stride_in;
+  Bits* dst = out + matrix * stride_out;
+  if constexpr (Policy::algorithm == TransposeAlgorithm::narrow_rows) {  // rows x k -> k x rows
+    const int count = rows - first < per_block ? rows - first : per_block;
+    load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);
+    __syncthreads();
+    store_channels(tile.data, count, cols, dst + first, ld_out, block);
+  } else {  // narrow_cols: k x cols -> cols x k
+    const int count = cols - first < per_block ? cols - first : per_block;
+    load_channels(src + first, ld_in, count, rows, tile.data, block);
+    __syncthreads();
+    store_records(tile.data, count, rows, dst + static_cast<long long>(first) * ld_out, ld_out, block);
+  }
+}
+
 template <class Policy, class Bits>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_record_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
@@ -116,21 +140,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       }
     }
   } else {
-    const unsigned matrix = blockIdx.x / static_cast<unsigned>(blocks_per_matrix);
-    const int first = static_cast<int>(blockIdx.x - matrix * static_cast<unsigned>(blocks_per_matrix)) * per_block;
-    const Bits* src = in + matrix * stride_in;
-    Bits* dst = out + matrix * stride_out;
-    if constexpr (Policy::algorithm == TransposeAlgorithm::narrow_rows) {  // rows x k -> k x rows
-      const int count = rows - first < per_block ? rows - first : per_block;
-      load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);
-      __syncthreads();
-      store_channels(tile.data, count, cols, dst + first, ld_out, block);
-    } else {  // narrow_cols: k x cols -> cols x k
-      const int count = cols - first < per_block ? cols - first : per_block;
-      load_channels(src + first, ld_in, count, rows, tile.data, block);
-      __syncthreads();
-      store_records(tile.data, count, rows, dst + static_cast<long long>(first) * ld_out, ld_out, block);
-    }
+    narrow_records_block<Policy>(in, out, rows, cols, ld_in, ld_out, stride_in, stride_out, per_block,
+                                 blocks_per_matrix, tile);
   }
 }
 
