@@ -61,8 +61,6 @@ struct TransposedRecordCursor {
   }
 };
 
-// One block: `per_block` records (narrow) or matrices (small_batch) of one matrix; blocks of a
-// matrix are consecutive in blockIdx.x (`blocks_per_matrix` of them; 1 for small_batch).
 // A block of the narrow record algorithms: its `per_block` records of matrix blockIdx.x /
 // blocks_per_matrix, rows x k -> k x rows (narrow_rows) or k x cols -> cols x k (narrow_cols).
 template <class Policy, class Bits, class Tile>
@@ -87,6 +85,8 @@ SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, i
   }
 }
 
+// One block: `per_block` records (narrow) or matrices (small_batch) of one matrix; blocks of a
+// matrix are consecutive in blockIdx.x (`blocks_per_matrix` of them; 1 for small_batch).
 template <class Policy, class Bits>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_record_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
