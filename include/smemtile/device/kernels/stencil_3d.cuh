@@ -113,6 +113,46 @@ SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring
     }
 }
 
+// StencilCompute::star_strips: each thread a strip of Strip (16 / sizeof(T)) consecutive points
+// of a row (warps take 32 / (cols / Strip) rows each, lanes strips along a row): plane k's values
+// pushed into the strip's columns, then plane z from the columns and 16-byte reads of the centre
+// plane k - Radius: `row`, the strip's row with strip_side values on each side, and `up_down`, its
+// columns in the Radius rows above and below. The register arrays come from the kernel: declared
+// in this function, they were assigned registers in another order (docs/tuning.md, "SASS guard").
+template <class Policy, int Radius, int Slots, class T, class Layout, int Strip, int RowValues, class Op, class Out>
+SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&newest)[Strip], T (&row)[RowValues],
+                                       T (&up_down)[2 * Radius][Strip], T (&result)[Strip], TileRing<T, Layout> ring,
+                                       int k, Coord origin, int z, Op& op, Out& out, int out_rows, int out_cols) {
+  constexpr int side = strip_side<T>(Radius), per_row = Policy::cols / Strip;
+  static_assert(Strip * sizeof(T) == 16 && RowValues == Strip + 2 * side, "a strip and its row");
+  const Coord at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
+                 static_cast<int>(threadIdx.x) % per_row * Strip};
+  load_strip<T, Layout, Strip>(ring[k % Slots], at.row, at.col, newest);
+#pragma unroll
+  for (int i = 0; i < Strip; ++i) {
+#pragma unroll
+    for (int dz = 0; dz < 2 * Radius; ++dz) column[i][dz] = column[i][dz + 1];
+    column[i][2 * Radius] = newest[i];
+  }
+  if (k < 2 * Radius) return;
+  const TileRef<T, Layout> centre = ring[(k - Radius) % Slots];
+#pragma unroll
+  for (int q = 0; q < RowValues / Strip; ++q)
+    load_strip<T, Layout, Strip>(centre, at.row, at.col - side + q * Strip, row + q * Strip);
+#pragma unroll
+  for (int d = 1; d <= Radius; ++d) {
+    load_strip<T, Layout, Strip>(centre, at.row - d, at.col, up_down[Radius - d]);
+    load_strip<T, Layout, Strip>(centre, at.row + d, at.col, up_down[Radius + d - 1]);
+  }
+  const Coord g = origin + at;
+#pragma unroll
+  for (int i = 0; i < Strip; ++i) {
+    const StarStripNeighborhood<Radius, T, Strip, side> n{{column[i]}, row, &up_down[0][0], i};
+    result[i] = static_cast<T>(op(n));
+  }
+  if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
+}
+
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
 // sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
 // k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k; a
@@ -193,44 +233,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (write_policy(k)) __syncthreads();
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {
-      // StencilCompute::star_strips. (Kept in the kernel: as a function of its own, the compiler
-      // scheduled the same instructions differently; docs/tuning.md, "SASS guard".)
-      // This thread's strip: warps take 32 / (cols / strip) rows each, lanes strips along a row.
-      constexpr int per_row = Policy::cols / strip;
-      const Coord strip_at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
-                           static_cast<int>(threadIdx.x) % per_row * strip};
-      T newest[strip];
-      load_strip<T, Layout, strip>(ring[k % slots], strip_at.row, strip_at.col, newest);
-#pragma unroll
-      for (int i = 0; i < strip; ++i) {
-#pragma unroll
-        for (int dz = 0; dz < 2 * Radius; ++dz) column[0][i][dz] = column[0][i][dz + 1];
-        column[0][i][2 * Radius] = newest[i];
-      }
-      if (k < 2 * Radius) continue;
-      const TileRef<T, Layout> centre = ring[(k - Radius) % slots];
-      T row[strip + 2 * side], up_down[2 * Radius][strip];
-#pragma unroll
-      for (int q = 0; q < (strip + 2 * side) / strip; ++q)
-        load_strip<T, Layout, strip>(centre, strip_at.row, strip_at.col - side + q * strip, row + q * strip);
-#pragma unroll
-      for (int d = 1; d <= Radius; ++d) {
-        load_strip<T, Layout, strip>(centre, strip_at.row - d, strip_at.col, up_down[Radius - d]);
-        load_strip<T, Layout, strip>(centre, strip_at.row + d, strip_at.col, up_down[Radius + d - 1]);
-      }
-      const Coord g = origin + strip_at;
-      T result[strip];
-#pragma unroll
-      for (int i = 0; i < strip; ++i) {
-        const StarStripNeighborhood<Radius, T, strip, side> n{{column[0][i]}, row, &up_down[0][0], i};
-        result[i] = static_cast<T>(op(n));
-      }
-      if (g.row < out_rows) store_strip<T, strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
-    }
-    else if constexpr (star)
+      T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips
+      sweep_star_strips<Policy, Radius, slots>(column[0], newest, row, up_down, result, ring, k, origin, z, op, out,
+                                               out_rows, out_cols);
+    } else if constexpr (star) {
       sweep_star_columns<Policy, Radius, slots>(column, ring, k, origin, z, op, out, out_rows, out_cols);
-    else
+    } else {
       sweep_points<Policy, Radius, Shape, slots>(ring, k, origin, z, op, out, out_rows, out_cols);
+    }
   }
 }
 
