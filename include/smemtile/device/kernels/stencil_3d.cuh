@@ -153,6 +153,58 @@ SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&n
   if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
 }
 
+// The planes of one block's sweep along z: sweep plane k is plane first - Radius + k.
+template <int Radius, class Boundary>
+struct SweepChunk {
+  int first;  // the chunk's first plane
+  int depth;  // the volume's planes
+
+  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
+  SMEMTILE_DEVICE int source(int k) const {
+    const int z = first - Radius + k;
+    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : Boundary::map_index(z, depth);
+    else return z;
+  }
+};
+
+// Starts loading sweep plane k into ring slot k % Slots (cp.async: one commit group).
+template <class Policy, int Slots, class T, class Layout, class Boundary, class Chunk>
+SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long long (&landed)[Slots],
+                                       TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
+                                       const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
+  const int z = chunk.source(k);
+  if constexpr (Policy::loader == StencilLoader::tma) {
+    // A plane outside the volume under a fill policy arrives as zeros (write_sweep_policy fills it).
+    start_tma<T, Layout, true, Policy::tma_unit_bytes>(map, landed[k % Slots], ring[k % Slots].data(), z,
+                                                       origin - layout_reach(Layout{}));
+  } else {
+    if (z >= 0 && z < chunk.depth) {
+      copy_global_to_tile_async(plane(in, z), origin, ring[k % Slots], boundary, FixedThreadBlock<Policy::threads>{});
+    } else if constexpr (!Boundary::maps_index) {
+      fill_tile(ring[k % Slots], boundary.template value<T>(), FixedThreadBlock<Policy::threads>{});
+    }
+    async_copy_commit();
+  }
+}
+
+// TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
+// condition is the same for the whole block). Returns whether anything was written.
+template <class Policy, int Slots, class T, class Layout, class Boundary, class Chunk>
+SMEMTILE_DEVICE bool write_sweep_policy(TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
+                                        const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
+  if constexpr (Policy::loader == StencilLoader::tma && !Boundary::is_zero) {
+    const int z = chunk.source(k);
+    const bool whole = z < 0 || z >= chunk.depth;  // a fill policy's plane outside the volume
+    const int loaded = whole ? 0 : z;
+    if (whole || reaches_outside<Layout>(plane(in, loaded), origin)) {
+      write_boundary<Policy::threads>(ring[k % Slots], plane(in, loaded), origin, boundary, whole);
+      return true;
+    }
+  }
+  (void)k;
+  return false;
+}
+
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
 // sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
 // k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k; a
@@ -176,42 +228,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const int z_first = static_cast<int>(blockIdx.z) * Policy::planes;
   const int z_last = z_first + Policy::planes < depth ? z_first + Policy::planes : depth;  // one past
   const int planes = z_last - z_first + 2 * Radius;
-  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
-  // (Lambdas, not a struct of their own: as a struct the loads compiled to other schedules.)
-  const auto source_of = [&](int k) {
-    const int z = z_first - Radius + k;
-    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : Boundary::map_index(z, depth);
-    else return z;
-  };
-  const auto start = [&](int k) {
-    const int z = source_of(k);
-    if constexpr (UseTma) {
-      // A plane outside the volume under a fill policy arrives as zeros (write_boundary fills it).
-      start_tma<T, Layout, true, Policy::tma_unit_bytes>(map, landed[k % slots], ring[k % slots].data(), z,
-                                                         origin - layout_reach(Layout{}));
-    } else {
-      if (z >= 0 && z < depth) {
-        copy_global_to_tile_async(plane(in, z), origin, ring[k % slots], boundary, FixedThreadBlock<Policy::threads>{});
-      } else if constexpr (!Boundary::maps_index) {
-        fill_tile(ring[k % slots], boundary.template value<T>(), FixedThreadBlock<Policy::threads>{});
-      }
-      async_copy_commit();
-    }
-  };
-  // TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
-  // condition is the same for the whole block). Returns whether anything was written.
+  const SweepChunk<Radius, Boundary> chunk{z_first, depth};
+  // Lambdas rather than direct calls: called directly, the loads compiled to other schedules
+  // (docs/tuning.md, "SASS guard").
+  const auto start = [&](int k) { start_sweep_plane<Policy>(map, landed, ring, in, boundary, origin, chunk, k); };
   const auto write_policy = [&](int k) {
-    if constexpr (UseTma && !Boundary::is_zero) {
-      const int z = source_of(k);
-      const bool whole = z < 0 || z >= depth;  // a fill policy's plane outside the volume
-      const int loaded = whole ? 0 : z;
-      if (whole || reaches_outside<Layout>(plane(in, loaded), origin)) {
-        write_boundary<Policy::threads>(ring[k % slots], plane(in, loaded), origin, boundary, whole);
-        return true;
-      }
-    }
-    (void)k;
-    return false;
+    return write_sweep_policy<Policy, slots>(ring, in, boundary, origin, chunk, k);
   };
   for (int k = 0; k < ahead; ++k) {
     if (k < planes) start(k);
