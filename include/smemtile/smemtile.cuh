@@ -23,6 +23,7 @@
 #include "core/transpose_layout.cuh"    // TransposeLayout, WordTransposeLayout (swizzles for transposes)
 #include "core/halo_layout.cuh"         // HaloLayout (interior + halo; StaticHaloTile)
 #include "core/conflict_free_tiles.cuh" // AutoPaddedTile, SwizzledTile, TransposeTile, auto_pad
+#include "core/shared_address.cuh"      // shared_window_address: the address bank and PTX rules speak of
 #include "core/arena.cuh"               // Arena, plan_shared_memory, carve_dynamic_shared_memory, align_to
 #include "core/global_view.cuh"         // GlobalMatrix & co. (cuda::std::mdspan), AlignedMatrix, make_global_matrix, plane
 #include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect, inside

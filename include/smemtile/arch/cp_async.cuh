@@ -20,6 +20,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_DEVICE
+#include "../core/shared_address.cuh"  // shared_window_address
 #include "../core/vector_type.cuh"  // VectorOf (the fallback's register type)
 
 namespace smemtile {
@@ -48,7 +49,7 @@ template <int Bytes>
 SMEMTILE_DEVICE void cp_async(void* dst, const void* src, unsigned src_bytes = Bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "smemtile::arch::cp_async moves 4, 8 or 16 bytes");
 #if SMEMTILE_HAS_CP_ASYNC
-  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  const unsigned shared = shared_window_address(dst);
   if constexpr (Bytes == 16) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(src), "r"(src_bytes)
                  : "memory");

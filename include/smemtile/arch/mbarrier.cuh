@@ -19,6 +19,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_DEVICE
+#include "../core/shared_address.cuh"  // shared_window_address (what mbarrier and TMA PTX takes)
 
 namespace smemtile {
 namespace arch {
@@ -47,11 +48,6 @@ inline constexpr bool dependent_false = false;
 #else
 #define SMEMTILE_DETAIL_REQUIRE_SM90(Dummy) static_assert(true, "")
 #endif
-
-/// The 32-bit shared-window address of a shared-memory object (what mbarrier and TMA PTX takes).
-SMEMTILE_DEVICE unsigned shared_window_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
 
 /// Initializes the mbarrier at `bar` (8-byte aligned, shared memory) to expect `arrivals` arrivals
 /// per phase; the current phase has parity 0. One thread calls it, followed by

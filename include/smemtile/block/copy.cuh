@@ -142,7 +142,7 @@ SMEMTILE_DEVICE void copy_known_width(const Global& global, Coord global_first, 
                                       CopyRegion region, Group group) {
   using Element = std::remove_const_t<T>;
   SMEMTILE_CHECK((static_cast<long long>(global_first.col) * static_cast<long long>(sizeof(Element))) % Bytes == 0 &&
-                     shared_address(tile.data() + tile.layout().offset(region.first.row, region.first.col)) % Bytes == 0,
+                     shared_window_address(tile.data() + tile.layout().offset(region.first.row, region.first.col)) % Bytes == 0,
                  "smemtile copy: with an aligned view the region's first column (origin - halo) and the tile must be "
                  "aligned to the copy's vector width (values: first column, element bytes, vector bytes)",
                  global_first.col, sizeof(Element), Bytes, 0);

@@ -9,6 +9,7 @@
 #include "../arch/global_load.cuh"   // load_global_fetch_256 (SyncMoveFetch256)
 #include "../config.cuh"             // SMEMTILE_DEVICE, SMEMTILE_CHECK
 #include "../core/coord.cuh"         // Coord, row_major_coord
+#include "../core/shared_address.cuh"  // shared_window_address
 #include "../core/tile_ref.cuh"      // TileRef
 #include "../core/vector_type.cuh"   // detail::VectorOf
 #include "copy_plan.cuh"             // layout_allows_vector (the layout's widths)
@@ -51,10 +52,6 @@ SMEMTILE_DEVICE auto global_pointer(const Global& global, int row, int col) {
          static_cast<long long>(col) * global.stride(1);
 }
 
-template <class T>
-SMEMTILE_DEVICE unsigned shared_address(const T* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
 
 // Whether Bytes-wide units fit the addresses: global start, pitch, unit stride 1, and the tile's
 // first element and row stride (the layout's part was checked at compile time or is checked here),
@@ -67,7 +64,7 @@ SMEMTILE_DEVICE bool vector_fits(const Global& global, Coord global_first, const
   if (!layout_allows_vector(layout, static_cast<int>(sizeof(T)), Bytes)) return false;
   if ((region.cols * static_cast<int>(sizeof(T))) % Bytes != 0) return false;
   const auto* g = global_pointer(global, global_first.row, global_first.col);
-  const unsigned tile_first = shared_address(tile_data + layout.offset(region.first.row, region.first.col));
+  const unsigned tile_first = shared_window_address(tile_data + layout.offset(region.first.row, region.first.col));
   return global.stride(1) == 1 && (static_cast<long long>(global.stride(0)) * sizeof(T)) % Bytes == 0 &&
          reinterpret_cast<unsigned long long>(g) % Bytes == 0 && tile_first % Bytes == 0;
 }
@@ -81,7 +78,7 @@ SMEMTILE_DEVICE bool words_realignable(const Global& global, Coord global_first,
                                        const Layout& layout, CopyRegion region) {
   if (sizeof(T) > 2 || !layout_allows_vector(layout, static_cast<int>(sizeof(T)), 4)) return false;
   if ((region.cols * static_cast<int>(sizeof(T))) % 4 != 0 || global.stride(1) != 1) return false;
-  if (shared_address(tile_data + layout.offset(region.first.row, region.first.col)) % 4 != 0) return false;
+  if (shared_window_address(tile_data + layout.offset(region.first.row, region.first.col)) % 4 != 0) return false;
   const auto address = [](const auto* p) { return reinterpret_cast<unsigned long long>(p); };
   const unsigned long long first = address(global.data_handle());
   const unsigned long long end = address(global_pointer(global, static_cast<int>(global.extent(0)) - 1, 0)) +

@@ -189,9 +189,9 @@ SMEMTILE_DEVICE void copy_global_to_tile_tma_async(const CUtensorMap& map, Coord
 #elif defined(__CUDA_ARCH__)
   const bool leader = group.rank() == 0;
   if (leader) {
-    SMEMTILE_CHECK(arch::shared_window_address(ref.data()) % 128u == 0,
+    SMEMTILE_CHECK(shared_window_address(ref.data()) % 128u == 0,
                    "smemtile TMA copy: the tile is not 128-byte aligned (values: shared address)",
-                   arch::shared_window_address(ref.data()), 0, 0, 0);
+                   shared_window_address(ref.data()), 0, 0, 0);
     SMEMTILE_CHECK((static_cast<long long>(origin.col) * static_cast<long long>(sizeof(Element))) % 16 == 0,
                    "smemtile TMA copy: the box's first column must be at a multiple of 16 bytes (values: "
                    "origin row, origin col, element bytes)",

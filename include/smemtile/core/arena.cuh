@@ -32,6 +32,7 @@
 
 #include "../config.cuh"    // SMEMTILE_HOST_DEVICE, SMEMTILE_DEVICE, SMEMTILE_CHECK
 #include "layout.cuh"        // RuntimePaddedLayout, RuntimeLinearLayout
+#include "shared_address.cuh"  // shared_window_address
 #include "runtime_tile.cuh"  // RuntimeTile, RuntimeTile1D, tile_shape_error
 #include "tile_ref.cuh"      // TileRef
 
@@ -416,7 +417,7 @@ SMEMTILE_DEVICE Arena Arena::dynamic_shared(std::size_t base_alignment) {
   if (base_alignment <= dynamic_shared_base_alignment)  // what CUDA guarantees: nothing to do at run time
     return Arena(Mode::trusted, start, size, dynamic_shared_base_alignment, 0);
   // Alignment is measured on the shared-window address, the one bank and TMA rules are about.
-  const std::size_t start_address = static_cast<std::size_t>(__cvta_generic_to_shared(start));
+  const std::size_t start_address = static_cast<std::size_t>(shared_window_address(start));
   const std::size_t shift = align_up(start_address, base_alignment) - start_address;
   return Arena(Mode::trusted, start + shift, size > shift ? size - shift : 0, base_alignment, shift);
 }

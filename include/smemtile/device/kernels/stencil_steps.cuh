@@ -4,6 +4,7 @@
 /// is exactly that of single steps: stencil_steps_windows.cuh).
 #pragma once
 
+#include "../../core/shared_address.cuh"  // shared_window_address
 #include "../../core/vector_type.cuh"  // VectorOf
 #include "stencil_steps_windows.cuh"  // StepsTile, the neighbourhoods
 
@@ -130,7 +131,7 @@ SMEMTILE_DEVICE void store_run_shared(T* to, const T* from) {
         words[bit / 32] |= b << (bit % 32);
       }
     }
-    const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(to));
+    const unsigned address = shared_window_address(to);
     if constexpr (bytes == 16)
       asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(address), "r"(words[0]), "r"(words[1]),
                    "r"(words[2]), "r"(words[3])
