@@ -228,29 +228,6 @@ SMEMTILE_DEVICE void copy(const Global& global, Coord origin, TileRef<T, Layout>
   }
 }
 
-// A rank-1 mdspan seen as a 1 x n matrix, so that 1D copies share the 2D code: a contiguous one
-// (layout_pitched, layout_right) keeps its unit stride and its accessor's alignment in the type,
-// any other becomes layout_stride.
-template <class T, class Extents, class Layout, class Accessor>
-SMEMTILE_DEVICE auto as_matrix(const cuda::std::mdspan<T, Extents, Layout, Accessor>& vector) {
-  const int n = static_cast<int>(vector.extent(0));
-  if constexpr (std::is_same<Layout, layout_pitched<1>>::value || std::is_same<Layout, cuda::std::layout_right>::value) {
-    constexpr int multiple = AccessorAlignment<Accessor>::value > sizeof(T)
-                                 ? static_cast<int>(AccessorAlignment<Accessor>::value / sizeof(T)) : 1;
-    using Matrix = cuda::std::mdspan<T, cuda::std::dextents<int, 2>, layout_pitched<multiple>, Accessor>;
-    const int pitch = (n + multiple - 1) / multiple * multiple;  // one row: any multiple of it will do
-    return Matrix(vector.data_handle(), typename Matrix::mapping_type(cuda::std::dextents<int, 2>(1, n),
-                                                                      cuda::std::array<int, 1>{pitch}),
-                  vector.accessor());
-  } else {
-    using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
-    const int stride = static_cast<int>(vector.stride(0));
-    return cuda::std::mdspan<T, cuda::std::dextents<int, 2>, cuda::std::layout_stride, Accessor>(
-        vector.data_handle(), Mapping(cuda::std::dextents<int, 2>(1, n), cuda::std::array<int, 2>{n * stride, stride}),
-        vector.accessor());
-  }
-}
-
 }  // namespace detail
 
 /// Sets every element the tile (or view) can index, a halo view's halo included, to `value`. Every

@@ -12,11 +12,12 @@
 // layout, layout_pitched, has a last stride of 1 known at compile time (an element access costs
 // what a raw pointer's does), and AlignedMatrix also states in its type that every row starts on
 // an N-byte boundary, so that copies use N-byte vectors with no run-time alignment test. General
-// strides: GlobalArray (layout_stride); use your own mdspans freely.
+// strides: GlobalArray (layout_stride); use your own mdspans freely. The library's own conversions
+// (any mdspan to a GlobalArray, a vector to a one-row matrix, a volume's plane) live here too.
 #pragma once
 
 #include <cstddef>          // std::size_t
-#include <type_traits>      // std::enable_if_t
+#include <type_traits>      // std::enable_if_t, std::is_same
 #include <cuda/std/array>   // cuda::std::array
 #include <cuda/std/mdspan>  // cuda::std::mdspan, dextents, layout_stride, aligned_accessor
 
@@ -283,5 +284,45 @@ SMEMTILE_HOST_DEVICE auto plane(const cuda::std::mdspan<T, Extents, Layout, Acce
                                                                                     static_cast<int>(volume.stride(2))}));
   }
 }
+
+namespace detail {
+
+// Any mdspan of rank 1 to 3 as a GlobalArray (layout_stride, int extents and strides).
+template <class T, class Extents, class Layout, class Accessor>
+SMEMTILE_HOST_DEVICE GlobalArray<T, Extents::rank()> as_global_array(const cuda::std::mdspan<T, Extents, Layout, Accessor>& m) {
+  constexpr std::size_t rank = Extents::rank();
+  using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, rank>>;
+  cuda::std::array<int, rank> extents{}, strides{};
+  for (std::size_t d = 0; d < rank; ++d) {
+    extents[d] = static_cast<int>(m.extent(d));
+    strides[d] = static_cast<int>(m.stride(d));
+  }
+  return GlobalArray<T, rank>(m.data_handle(), Mapping(cuda::std::dextents<int, rank>(extents), strides));
+}
+
+// A rank-1 mdspan seen as a 1 x n matrix, so that 1D copies share the 2D code: a contiguous one
+// (layout_pitched, layout_right) keeps its unit stride and its accessor's alignment in the type,
+// any other becomes layout_stride.
+template <class T, class Extents, class Layout, class Accessor>
+SMEMTILE_DEVICE auto as_matrix(const cuda::std::mdspan<T, Extents, Layout, Accessor>& vector) {
+  const int n = static_cast<int>(vector.extent(0));
+  if constexpr (std::is_same<Layout, layout_pitched<1>>::value || std::is_same<Layout, cuda::std::layout_right>::value) {
+    constexpr int multiple = AccessorAlignment<Accessor>::value > sizeof(T)
+                                 ? static_cast<int>(AccessorAlignment<Accessor>::value / sizeof(T)) : 1;
+    using Matrix = cuda::std::mdspan<T, cuda::std::dextents<int, 2>, layout_pitched<multiple>, Accessor>;
+    const int pitch = (n + multiple - 1) / multiple * multiple;  // one row: any multiple of it will do
+    return Matrix(vector.data_handle(), typename Matrix::mapping_type(cuda::std::dextents<int, 2>(1, n),
+                                                                      cuda::std::array<int, 1>{pitch}),
+                  vector.accessor());
+  } else {
+    using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, 2>>;
+    const int stride = static_cast<int>(vector.stride(0));
+    return cuda::std::mdspan<T, cuda::std::dextents<int, 2>, cuda::std::layout_stride, Accessor>(
+        vector.data_handle(), Mapping(cuda::std::dextents<int, 2>(1, n), cuda::std::array<int, 2>{n * stride, stride}),
+        vector.accessor());
+  }
+}
+
+}  // namespace detail
 
 }  // namespace smemtile

@@ -1,5 +1,5 @@
 /// \file
-/// What device_stencil's kernels share: global element addresses, mdspans as GlobalArrays, the
+/// What device_stencil's kernels share: global element addresses, the
 /// ring of tiles in dynamic shared memory, and the mapping of threads to points.
 #pragma once
 
@@ -13,19 +13,6 @@
 
 namespace smemtile {
 namespace detail {
-
-// Any mdspan of rank 1 to 3 as a GlobalArray (layout_stride, int extents and strides).
-template <class T, class Extents, class Layout, class Accessor>
-SMEMTILE_HOST_DEVICE GlobalArray<T, Extents::rank()> as_global_array(const cuda::std::mdspan<T, Extents, Layout, Accessor>& m) {
-  constexpr std::size_t rank = Extents::rank();
-  using Mapping = typename cuda::std::layout_stride::template mapping<cuda::std::dextents<int, rank>>;
-  cuda::std::array<int, rank> extents{}, strides{};
-  for (std::size_t d = 0; d < rank; ++d) {
-    extents[d] = static_cast<int>(m.extent(d));
-    strides[d] = static_cast<int>(m.stride(d));
-  }
-  return GlobalArray<T, rank>(m.data_handle(), Mapping(cuda::std::dextents<int, rank>(extents), strides));
-}
 
 // Element (i...) of a global array with 64-bit offset arithmetic.
 template <class Array>
