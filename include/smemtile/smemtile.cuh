@@ -28,6 +28,7 @@
 #include "core/boundary.cuh"            // boundary::zero, constant, clamp, periodic, reflect, inside
 #include "core/vector_type.cuh"         // detail::VectorOf: the register type of an N-byte access
 #include "core/record_layout.cuh"       // record_pitch, FastDivmod (the de-interleave's shared layout)
+#include "core/batch_layout.cuh"        // BatchTileGeometry, batch_stage_slot (small batches staged for register tiles)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/global_store.cuh"        // store_global_16: one 16-byte store, however the words were assembled
