@@ -48,6 +48,7 @@
 #include "block/runs.cuh"               // load_runs, store_runs, load_run_chunks, store_run_chunks: runs moved 16 bytes at a time
 #include "block/interleave.cuh"         // RecordTile, load_records, store_channels, ...: de-interleave / interleave runs of records
 #include "block/record_registers.cuh"   // split_records, merge_records: 16 bytes' worth of records regrouped in registers
+#include "block/batch_tiles.cuh"        // stage_matrix_batch_async, read_batch_tiles, ...: small matrices in register tiles
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
 #include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm

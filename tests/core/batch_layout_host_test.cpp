@@ -8,7 +8,8 @@
 //    output layout, flat chunks out) is the transpose of every matrix;
 //  - the bank model finds the four accesses conflict-free where rows and cols are powers of two
 //    (1-byte elements: 2-way where a row or an output row is one 8-byte unit), and at most 4-way for
-//    any shape.
+//    any shape;
+//  - small_batch_registers_apply / select_transpose_algorithm: which calls take the register tiles.
 #include <smemtile/smemtile.cuh>
 
 #include <algorithm>
@@ -137,4 +138,52 @@ TEST_CASE("batch layout: the tile side and which shapes take register tiles", "[
   CHECK_FALSE(smemtile::batch_tiles_fit(8, 8, 16));  // 16-byte elements keep small_batch
   CHECK_FALSE(smemtile::batch_tiles_fit(0, 8, 1));
   static_assert(smemtile::batch_tile_geometry<2>(16, 16).matrix_chunks() == 32, "constexpr");
+}
+
+TEST_CASE("select_transpose_algorithm: small_batch_registers for dense aligned batches of whole tiles",
+          "[transpose][policy][batch]") {
+  using A = smemtile::TransposeAlgorithm;
+  using smemtile::TransposeSelectionInput;
+  const auto dense = [](long long rows, long long cols, long long batch, int e) {
+    return TransposeSelectionInput{rows, cols, batch, e, cols, rows, rows * cols, rows * cols, 0x10000, 0x20000};
+  };
+  const auto select = [](const TransposeSelectionInput& in) { return smemtile::select_transpose_algorithm(in); };
+  for (int e : {1, 2, 4, 8, 16}) {
+    INFO("element bytes " << e);
+    const A tiles = e <= 8 ? A::small_batch_registers : A::small_batch;
+    CHECK(select(dense(8, 8, 1 << 20, e)) == tiles);
+    CHECK(select(dense(16, 16, 1 << 20, e)) == tiles);
+    CHECK(select(dense(32, 32, 1 << 16, e)) == tiles);
+    CHECK(select(dense(33, 31, 1 << 16, e)) == A::small_batch);  // not whole tiles
+    CHECK(select(dense(8, 8, 1, e)) == tiles);
+    TransposeSelectionInput in = dense(16, 16, 100, e);
+    in.in_address += 8;  // a chunk of the flat run would straddle two
+    CHECK(select(in) == A::small_batch);
+    in = dense(16, 16, 100, e);
+    in.out_address += 16;
+    CHECK(select(in) == tiles);
+    in.ld_out += 1;  // not dense
+    CHECK(select(in) == A::small_batch);
+    in = dense(16, 16, 100, e);
+    in.stride_in += 16;  // a gap between matrices
+    CHECK(select(in) == A::small_batch);
+    in.batch = 1;  // one matrix: no stride to follow
+    CHECK(select(in) == tiles);
+  }
+  // 64 x 64: one matrix fits the 32 KB stage up to 8-byte elements, the record tile only up to
+  // 4-byte ones: 64 x 64 doubles take the register tiles dense, the large tiles otherwise
+  CHECK(select(dense(64, 64, 1 << 14, 4)) == A::small_batch_registers);
+  CHECK(select(dense(64, 64, 1 << 14, 8)) == A::small_batch_registers);
+  TransposeSelectionInput gap = dense(64, 64, 3, 8);
+  gap.stride_in += 2;
+  CHECK(select(gap) == A::padded_elements);
+  CHECK(select(dense(72, 8, 5, 4)) == A::narrow_rows);  // 72 rows: not a small matrix (a narrow one)
+  CHECK(select(dense(24, 40, 5, 1)) == A::small_batch_registers);
+  CHECK(select(dense(12, 40, 5, 1)) == A::small_batch);
+  CHECK(select(dense(12, 40, 5, 2)) == A::small_batch);
+  CHECK(select(dense(12, 40, 5, 4)) == A::small_batch_registers);
+  CHECK(select(dense(6, 10, 5, 8)) == A::small_batch_registers);
+  CHECK(select(dense(6, 9, 5, 8)) == A::small_batch);
+  CHECK(smemtile::small_batch_registers_apply(dense(64, 64, 3, 8), 32 * 1024));
+  CHECK_FALSE(smemtile::small_batch_registers_apply(dense(64, 64, 3, 8), 16 * 1024));  // a matrix over the stage
 }
