@@ -18,9 +18,11 @@
 //                           in registers (1- and 2-byte elements packed in words with __byte_perm) and
 //                           16-byte stores; element by element where rows are not 16-byte aligned or
 //                           a tile crosses the edge (a batch: grid.z)
+//   smemtile_records_batch  the batch shapes through small_batch (the record algorithm) forced by its
+//                           policy: what they ran before small_batch_registers, in the same run
 // Issue 21's shapes, as their own benchmarks (same generators, names ending in "_narrow_batch"):
 // k x 2^24 and 2^24 x k for k in {2, 3, 4, 8} (the narrow-side algorithms) and the batches 2^20 x 8x8,
-// 2^20 x 16x16, 2^16 x 32x32, 2^16 x 33x31, 2^14 x 64x64 (small_batch), for every element size
+// 2^20 x 16x16, 2^16 x 32x32, 2^16 x 33x31, 2^14 x 64x64 (small_batch_registers; 33x31: small_batch), for every element size
 // where the array is at least 32 MiB (smaller states are skipped), against cudaMemcpy of the same bytes.
 // Axes: T (U8, U16, F32, F64, C128 = cuDoubleComplex: 1, 2, 4, 8, 16 bytes), Shape (rows x cols of
 // the input; "64x1024x1024" is a batch of 64 matrices of 1024 x 1024, dense, one after the other).
@@ -57,6 +59,10 @@ const std::vector<std::string> kNarrowBatchShapes = {
     "16777216x8", "1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31", "16384x64x64",
     // N not a multiple of 16 bytes' worth of elements: channel rows off 16 bytes (outside the issue's matrix)
     "3x16777213", "16777213x3", "8x16777213", "16777213x8"};
+
+// Issue 21's batch shapes alone (the record algorithm's comparison).
+const std::vector<std::string> kBatchShapes = {"1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31",
+                                               "16384x64x64"};
 
 struct Shape {
   int rows = 0;
@@ -571,6 +577,47 @@ void bench_smemtile_narrow_batch(nvbench::state& state, nvbench::type_list<T> t)
   if (!skip_under_32_mib<T>(state)) bench_smemtile(state, t);
 }
 
+// device_transpose through a caller's policy (PolicyOf<E>::type) on the batch shapes: the shape must
+// be one the policy moves (`moves`), else the state is skipped.
+template <class T, template <int> class PolicyOf>
+void bench_batch_policy(nvbench::state& state, const char* name, bool moves) {
+  if (skip_under_32_mib<T>(state)) return;
+  if (!moves) {
+    state.skip("the policy does not move this shape");
+    return;
+  }
+  print_device_once();
+  const Shape s = state_shape<T>(state);
+  constexpr int E = static_cast<int>(sizeof(T));
+  using Policy = typename PolicyOf<E>::type;
+  Buffers<E> buffers(s);
+  const T* in = static_cast<const T*>(buffers.in);
+  T* out = static_cast<T*>(buffers.out);
+  const std::string what = describe(name, state);
+  check_and_time(state, buffers, what, [&](cudaStream_t stream) {
+    const smemtile::LaunchStatus status = smemtile::device_transpose(Policy{}, in, out, s.rows, s.cols, s.cols, s.rows,
+                                                                     s.batch, s.elems(), s.elems(), stream);
+    if (!status) {
+      std::fprintf(stderr, "transpose_bench: %s: %s\n", what.c_str(), status.message.c_str());
+      std::exit(EXIT_FAILURE);
+    }
+  });
+}
+
+template <int E>
+struct RecordBatchPolicy {
+  using type = typename smemtile::DefaultTransposePolicy<E, smemtile::TransposeAlgorithm::small_batch>::type;
+};
+
+// The batch shapes through the record algorithm small_batch (what they took before
+// small_batch_registers), for the comparison in one run.
+template <class T>
+void bench_records_batch(nvbench::state& state, nvbench::type_list<T>) {
+  const Shape s = parse_shape(state.get_string("Shape"));
+  bench_batch_policy<T, RecordBatchPolicy>(state, "smemtile_records_batch",
+                                           smemtile::small_matrix_fits(s.rows, s.cols, static_cast<int>(sizeof(T))));
+}
+
 template <class T, class Blas>
 void run_geam(nvbench::state& state, const char* name) {
 #if SMEMTILE_BENCH_HAVE_CUBLAS
@@ -643,3 +690,4 @@ TRANSPOSE_BENCH(bench_course, "course_transpose");
 TRANSPOSE_BENCH(bench_handwritten, "handwritten_transpose");
 TRANSPOSE_BENCH_SHAPES(bench_memcpy_narrow_batch, "cudaMemcpy_narrow_batch", kNarrowBatchShapes);
 TRANSPOSE_BENCH_SHAPES(bench_smemtile_narrow_batch, "smemtile_transpose_narrow_batch", kNarrowBatchShapes);
+TRANSPOSE_BENCH_SHAPES(bench_records_batch, "smemtile_records_batch", kBatchShapes);

@@ -388,6 +388,42 @@ TEST_CASE("device_transpose: a caller's policy transposes (and register blocks r
   CHECK(refused.message.find("16-byte") != std::string::npos);
 }
 
+// small_batch_registers through a caller's policy with a 16 KB stage (not the default 32 KB) and 6
+// blocks per multiprocessor: dense batches of whole tiles over several blocks, the last one short,
+// output allocations poisoned around the destination.
+template <class T>
+void run_batch_register_policy(std::mt19937& rng) {
+  constexpr int E = static_cast<int>(sizeof(T)), t = smemtile::batch_tile_side(E);
+  using Policy =
+      smemtile::TransposePolicy<smemtile::TransposeAlgorithm::small_batch_registers, 16384 / E / 32, 32, 0, 6, false>;
+  for (int i = 0; i < 12; ++i) {
+    TransposeCase c{};
+    c.rows = t * uniform(rng, 1, 64 / t);
+    c.cols = t * uniform(rng, 1, std::min(64, 16384 / E / c.rows) / t);
+    c.ld_in = c.cols;
+    c.ld_out = c.rows;
+    const int per_block = 16384 / (c.rows * c.cols * E);
+    c.batch = uniform(rng, 1, 3 * per_block + 3);
+    c.stride_in = c.stride_out = static_cast<long long>(c.rows) * c.cols;
+    c.in_pre = 16 * static_cast<std::size_t>(uniform(rng, 0, 1));
+    c.out_pre = 16 * static_cast<std::size_t>(uniform(rng, 1, 2));
+    c.out_post = 16;
+    c.simple = false;
+    check_transpose_case<T, Policy>(c, rng);
+  }
+}
+
+TEST_CASE("device_transpose: a caller's small_batch_registers policy (16 KB stage) transposes dense batches",
+          "[transpose][device][policy]") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  run_batch_register_policy<unsigned char>(rng);
+  run_batch_register_policy<__half>(rng);
+  run_batch_register_policy<float>(rng);
+  run_batch_register_policy<double>(rng);
+}
+
 TEST_CASE("device_transpose: empty transposes succeed and write nothing", "[transpose][device]") {
   const std::size_t n = 1024;
   DeviceBuffer<float> in(n), out(n);

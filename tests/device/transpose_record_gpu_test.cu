@@ -138,8 +138,44 @@ Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   return c;
 }
 
+// A batch for small_batch_registers: rows and cols multiples of the register tile's side (up to 64),
+// dense and contiguous, from 16-byte aligned pointers, 1 to 3 blocks' worth of matrices and a few
+// more (the last block short). One case in four is spoiled so that it must not take the tiles: a
+// pointer off 16 bytes by whole elements, a gap between matrices, or an output pitch past the row.
+struct TileBatchCase {
+  Case c;
+  int expect;  // the algorithm it must take (small_batch_registers, else small_batch), -1: not a small matrix
+};
+TileBatchCase tile_batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
+  Case c{};
+  const int t = smemtile::batch_tile_side(elem_bytes == 16 ? 8 : elem_bytes);
+  c.rows = t * uniform(rng, 1, 64 / t);
+  c.cols = t * uniform(rng, 1, 64 / t);
+  const int per_block = std::max(1, smemtile::transpose_record_tile_bytes / (c.rows * c.cols * elem_bytes));
+  c.batch = uniform(rng, 0, 4) == 0 ? uniform(rng, 1, 3) : uniform(rng, 1, 3 * per_block + 7);
+  c.ld_in = c.cols;
+  c.ld_out = c.rows;
+  c.stride_in = c.stride_out = static_cast<long long>(c.rows) * c.cols;
+  c.in_shift = 16 * uniform(rng, 0, 1);
+  c.out_shift = 16 * uniform(rng, 0, 1);
+  const int spoil = uniform(rng, 0, 3) == 0 ? uniform(rng, 1, 3) : 0;
+  if (spoil == 1 && elem_align < 16)  // whole elements (or words, under-aligned) off 16 bytes
+    (uniform(rng, 0, 1) ? c.in_shift : c.out_shift) += elem_align * uniform(rng, 1, std::max(1, 16 / elem_align - 1));
+  if (spoil == 2 && c.batch > 1) c.stride_in += uniform(rng, 1, 9);
+  if (spoil == 3) {
+    c.ld_out += uniform(rng, 1, 5);
+    c.stride_out = span(c.cols, c.rows, c.ld_out);
+  }
+  const bool spoiled = (c.in_shift | c.out_shift) % 16 != 0 || c.stride_in != static_cast<long long>(c.rows) * c.cols ||
+                       c.ld_out != c.rows;
+  if (elem_bytes <= 8 && !spoiled) return {c, static_cast<int>(TransposeAlgorithm::small_batch_registers)};
+  // 64 x 64 doubles (spoiled) do not fit a record tile: the large tiles, not asserted
+  const bool record_tile = smemtile::small_matrix_fits(c.rows, c.cols, elem_bytes);
+  return {c, record_tile ? static_cast<int>(TransposeAlgorithm::small_batch) : -1};
+}
+
 template <class T>
-void run_case(const Case& c, std::mt19937& rng, bool registers = false) {
+void run_case(const Case& c, std::mt19937& rng, bool registers = false, int expect = -1) {
   constexpr int E = sizeof(T);
   const long long in_elems = (c.batch - 1) * c.stride_in + span(c.rows, c.cols, c.ld_in);
   const long long out_elems = (c.batch - 1) * c.stride_out + span(c.cols, c.rows, c.ld_out);
@@ -165,6 +201,7 @@ void run_case(const Case& c, std::mt19937& rng, bool registers = false) {
   if (registers)  // the case must reach the algorithm it was built for
     REQUIRE((algorithm == TransposeAlgorithm::narrow_rows_registers ||
              algorithm == TransposeAlgorithm::narrow_cols_registers));
+  if (expect >= 0) REQUIRE(static_cast<int>(algorithm) == expect);
   const smemtile::LaunchStatus status = smemtile::device_transpose(src, dst, c.rows, c.cols, c.ld_in, c.ld_out,
                                                                    c.batch, c.stride_in, c.stride_out);
   INFO(status.message);
@@ -217,6 +254,28 @@ void run_registers(int cases) {
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
+// small_batch_registers: the issue's batch shapes at a few blocks' worth, then random tile batches
+// (and spoiled ones, which must take small_batch), each asserting the algorithm it reaches.
+template <class T>
+void run_tile_batches(int cases) {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  constexpr int E = sizeof(T);
+  const int tiles =
+      static_cast<int>(E <= 8 ? TransposeAlgorithm::small_batch_registers : TransposeAlgorithm::small_batch);
+  for (int n : {8, 16, 32, 64}) {
+    if (n * n * E > smemtile::transpose_record_tile_bytes) continue;  // 64 x 64 of 16 bytes: not small
+    const int matrices = std::max(3, 3 * smemtile::transpose_record_tile_bytes / (n * n * E) + 5);
+    const long long rc = static_cast<long long>(n) * n;
+    run_case<T>(Case{n, n, n, n, matrices, rc, rc, 0, 0}, rng, false, tiles);
+  }
+  for (int i = 0; i < cases; ++i) {
+    const TileBatchCase t = tile_batch_case(rng, E, alignof(T));
+    run_case<T>(t.c, rng, false, t.expect);
+  }
+}
+
 // Every k in 1..40 in both directions once, for one element size (N odd and over a block's run).
 template <class T>
 void run_every_k() {
@@ -255,6 +314,32 @@ TEST_CASE("device_transpose records: 8-byte elements aligned to 4 (struct of two
 TEST_CASE("device_transpose records: 16-byte elements, narrow sides and small batches", "[transpose][device][records]") {
   run_every_k<float4>();
   run_random<float4>(200, 120);
+}
+
+TEST_CASE("device_transpose small_batch_registers: every element size, dense batches of whole tiles and spoiled ones",
+          "[transpose][device][records][batch]") {
+  run_tile_batches<unsigned char>(120);
+  run_tile_batches<unsigned short>(120);
+  run_tile_batches<float>(120);
+  run_tile_batches<double>(100);
+  run_tile_batches<TwoFloats>(60);
+  run_tile_batches<float4>(40);
+}
+
+TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a batch it cannot move",
+          "[transpose][device][records][batch]") {
+  using Tiles = smemtile::TransposePolicy<TransposeAlgorithm::small_batch_registers, 64, 64, 0, 6, false>;  // 16 KB
+  DeviceBuffer<unsigned short> in(16 * 16 * 100 + 8), out(16 * 16 * 100 + 8);
+  const auto refused = [](smemtile::LaunchStatus s) {
+    INFO(s.message);
+    return s.error == cudaErrorInvalidValue && s.message.find("small_batch_registers policy") != std::string::npos;
+  };
+  CHECK(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 16, 16, 16, 16, 100, 256, 256).error == cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(refused(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 12, 16, 16, 12, 10, 192, 192)));  // 12 rows
+  CHECK(refused(smemtile::device_transpose(Tiles{}, in.get() + 1, out.get(), 16, 16, 16, 16, 10, 256, 256)));
+  CHECK(refused(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 16, 16, 16, 16, 10, 260, 256)));  // a gap
+  REQUIRE_CUDA(cudaGetLastError());
 }
 
 TEST_CASE("device_transpose narrow register algorithms: every element size, K in 1..8, both directions",

@@ -10,6 +10,7 @@
 #include "../kernels/transpose_kernel.cuh"   // transpose_kernel, transpose_grid
 #include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
 #include "../kernels/transpose_narrow_registers.cuh"  // transpose_narrow_registers_kernel
+#include "../kernels/transpose_batch_registers.cuh"   // transpose_batch_registers_kernel
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
 #include "../tuning/transpose_policy.cuh"    // the policies and the selector
 
@@ -78,6 +79,29 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
+// Launches transpose_batch_registers_kernel with a small_batch_registers Policy: one block per
+// group of whole matrices (as many as its stage holds), one flat grid. Refuses batches the policy
+// cannot move (small_batch_registers_apply).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_batch_registers(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                              int batch, long long stride_in, long long stride_out,
+                                              cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits)), stage_bytes = Policy::rows * Policy::cols * E;
+  static_assert(TransposePolicyCheck<Policy, E>::ok, "");
+  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
+                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  if (!small_batch_registers_apply(shape, stage_bytes))
+    return failed_launch(cudaErrorInvalidValue,
+                         "smemtile::device_transpose: a small_batch_registers policy needs rows and cols multiples of "
+                         "its tile side (8 for 1- and 2-byte elements, 4 for 4-byte, 2 for 8-byte), a matrix within "
+                         "its stage, dense contiguous matrices and 16-byte aligned pointers");
+  const int per_block = stage_bytes / (rows * cols * E);
+  const long long blocks = (batch + static_cast<long long>(per_block) - 1) / per_block;
+  transpose_batch_registers_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
+      in, out, batch, per_block, batch_tile_geometry<E>(rows, cols));
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
 // The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
 // launched.
 template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
@@ -100,6 +124,9 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
                               long long stride_in, long long stride_out, cudaStream_t stream) {
   if constexpr (is_record_transpose(Policy::algorithm)) {
     return launch_transpose_records<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  } else if constexpr (Policy::algorithm == TransposeAlgorithm::small_batch_registers) {
+    return launch_transpose_batch_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                                    stream);
   } else if constexpr (is_narrow_register_transpose(Policy::algorithm)) {
     return launch_transpose_narrow_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
                                                      stream);
@@ -129,6 +156,11 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
     case TransposeAlgorithm::small_batch:
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+    case TransposeAlgorithm::small_batch_registers:
+      if constexpr (E <= 8)
+        return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_registers>::type>(
+            in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      break;
     case TransposeAlgorithm::narrow_rows:
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_rows>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);

@@ -11,6 +11,7 @@
 #include <type_traits>  // std::false_type
 
 #include "../../config.cuh"              // SMEMTILE_HOST_DEVICE
+#include "../../core/batch_layout.cuh"   // batch_tiles_fit
 #include "../../core/record_layout.cuh"  // record_pitch, record_capacity
 
 namespace smemtile {
@@ -24,7 +25,8 @@ enum class TransposeAlgorithm {
   narrow_cols,      ///< k x N -> N x k (k = rows small): k channel runs interleaved into records
   small_batch,      ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
   narrow_rows_registers,  ///< N x K -> K x N, K <= transpose_register_narrow_max a compile-time Cols: records split in registers
-  narrow_cols_registers   ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
+  narrow_cols_registers,  ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
+  small_batch_registers   ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
 };
 
 /// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
@@ -158,6 +160,15 @@ struct TransposePolicyCheck {
   static_assert(!is_narrow_register_transpose(Policy::algorithm) || ElemBytes <= 8,
                 "transpose policy: narrow register algorithms move 1- to 8-byte elements (use narrow_rows / "
                 "narrow_cols for 16-byte ones)");
+  static_assert(Policy::algorithm != TransposeAlgorithm::small_batch_registers ||
+                    (ElemBytes <= 8 && Policy::pad == 0 && !Policy::fetch_256),
+                "transpose policy: small_batch_registers moves 1- to 8-byte elements (use small_batch for 16-byte "
+                "ones) and takes no Pad and no Fetch256");
+  static_assert(Policy::algorithm != TransposeAlgorithm::small_batch_registers ||
+                    (Policy::rows * Policy::cols * ElemBytes % 128 == 0 &&
+                     Policy::rows * Policy::cols * ElemBytes <= 48 * 1024),
+                "transpose policy: small_batch_registers stages Rows x Cols elements: whole 128-byte groups (the "
+                "stage's swizzle), at most 48 KB of static shared memory");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -217,14 +228,32 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
 
-/// The algorithm device_transpose runs for a call: small_batch for small matrices (rows and cols up to
-/// transpose_small_max, fitting a block); else narrow_rows_registers / narrow_cols_registers where
+/// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
+/// rows and cols multiples of the register tile's side (batch_tiles_fit: 8 for 1- and 2-byte
+/// elements, 4 for 4-byte, 2 for 8-byte ones), a matrix fitting the stage, and the batch one flat
+/// run on each side (pitches the rows, strides a matrix) from 16-byte aligned pointers, so that
+/// every global access is a whole 16-byte chunk.
+SMEMTILE_HOST_DEVICE constexpr bool small_batch_registers_apply(const TransposeSelectionInput& in, int stage_bytes) {
+  const long long matrix = in.rows * in.cols;
+  return batch_tiles_fit(in.rows, in.cols, in.elem_bytes) && matrix * in.elem_bytes <= stage_bytes &&
+         in.ld_in == in.cols && in.ld_out == in.rows &&
+         (in.batch <= 1 || (in.stride_in == matrix && in.stride_out == matrix)) && in.in_address % 16 == 0 &&
+         in.out_address % 16 == 0;
+}
+
+/// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
+/// transpose_small_max) small_batch_registers where small_batch_registers_apply (a stage of
+/// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch where a matrix fits its record
+/// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
 /// above (by the element size and whether the output's rows, pointer, ld_out and stride_out, are
 /// 16-byte aligned). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
 /// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
 SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
+  if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
+      small_batch_registers_apply(in, transpose_record_tile_bytes))
+    return TransposeAlgorithm::small_batch_registers;
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
   if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
       narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
@@ -292,6 +321,17 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols>
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch>
     : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch> {};
+
+/// small_batch_registers' default policy: a stage of transpose_record_tile_bytes (Rows x Cols = 32 KB /
+/// ElemBytes elements), 256 threads, 4 blocks per multiprocessor asked of the register allocator, 3
+/// for 2-byte elements (whose 8 x 8 tiles held across the barrier spilled at 64 registers;
+/// docs/tuning.md, "small batches in register tiles").
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_registers> {
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::small_batch_registers, transpose_record_tile_bytes / ElemBytes / 32,
+                               32, 0, ElemBytes == 2 ? 3 : 4, false>;
+};
 
 /// The narrow register algorithms' default policy for K-element records of ElemBytes:
 /// narrow_register_records records per block, 256 threads, 2 blocks per multiprocessor asked of the
