@@ -100,6 +100,30 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
   CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0));
 }
 
+TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with the memory's bandwidth") {
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
+  constexpr double h100 = DF::reference_bandwidth;                // HBM3, 2619 MHz, 5120 bits
+  constexpr double h200 = 2.0 * 3201e6 * 6144.0 / 8.0;            // HBM3e, 3201 MHz, 6144 bits
+  CHECK(h100 == Approx(3.352e12).epsilon(1e-3));
+  CHECK(smemtile::stencil_sweep_gain(1.19, h100, 0.0) == 1.19);  // bandwidth not reported: as measured
+  CHECK(smemtile::stencil_sweep_gain(1.19, h100, h100) == Approx(1.19));
+  CHECK(smemtile::stencil_sweep_gain(1.19, h100, 2 * h100) == Approx(0.595));
+  const auto sweeps = [](auto policy, int e, long long n, double bandwidth) {
+    using P = decltype(policy);
+    return smemtile::stencil_sweep_fills<typename P::type>(
+        e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(P::gain_over_single, P::reference_bandwidth, bandwidth));
+  };
+  // Measured at 512^3, 7 points, x the copy per step (docs/stencil-steps.md, stencil-steps-h200.md):
+  // H100 sweep 0.96 / 1.22 against single steps 0.92 / 0.93 (floats / doubles): sweeps; H200 0.67 /
+  // 0.90 against 0.93 / 0.93: single steps.
+  CHECK(sweeps(DF{}, 4, 512, h100));
+  CHECK(sweeps(DD{}, 8, 512, h100));
+  CHECK_FALSE(sweeps(DF{}, 4, 512, h200));
+  CHECK_FALSE(sweeps(DD{}, 8, 512, h200));
+  CHECK(sweeps(DF{}, 4, 512, 0.0));  // not reported: the H100's choice
+}
+
 TEST_CASE("stencil_sweep_wave_share: blocks over the slots of their waves") {
   CHECK(smemtile::stencil_sweep_wave_share(264, 264) == 1.0);
   CHECK(smemtile::stencil_sweep_wave_share(320, 264) == Approx(320.0 / 528.0));

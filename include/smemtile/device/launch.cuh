@@ -66,6 +66,7 @@ struct DeviceLimits {
   int cc_minor = 0;                       ///< compute capability, minor
   long long shared_per_block_optin = 0;   ///< cudaDevAttrMaxSharedMemoryPerBlockOptin (227 KB on an H100)
   int multiprocessors = 0;                ///< cudaDevAttrMultiProcessorCount
+  double memory_bandwidth = 0;            ///< peak DRAM bytes per second (0: not reported)
 };
 
 namespace detail {
@@ -81,6 +82,16 @@ inline cudaError_t query_device_limits(int device, DeviceLimits* limits) {
   if (error == cudaSuccess)
     error = cudaDeviceGetAttribute(&limits->multiprocessors, cudaDevAttrMultiProcessorCount, device);
   limits->shared_per_block_optin = shared;
+  // Peak DRAM bandwidth, two transfers per memory clock (kHz) over the bus (bits); a GPU that
+  // reports neither leaves it 0 (the selectors then use their measured defaults unscaled).
+  if (error == cudaSuccess) {
+    int clock_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+      limits->memory_bandwidth = 2.0 * 1000.0 * static_cast<double>(clock_khz) * static_cast<double>(bus_bits) / 8.0;
+    else
+      (void)cudaGetLastError();  // not reported by this driver: not the caller's error
+  }
   return error;
 }
 

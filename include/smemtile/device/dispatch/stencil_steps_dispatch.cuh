@@ -133,7 +133,9 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
     using Sweep = typename Default::type;
     const auto a = buffers.current();
     if (choice.fused && stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
-                                                   device.multiprocessors, Default::gain_over_single))
+                                                   device.multiprocessors,
+                                                   stencil_sweep_gain(Default::gain_over_single,
+                                                                      Default::reference_bandwidth, device.memory_bandwidth)))
       return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }
   return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);

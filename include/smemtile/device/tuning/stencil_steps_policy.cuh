@@ -260,11 +260,25 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// gain_over_single: the sweep over single steps at 512^3 on an H100, the lower of zero's and
 /// clamp's (floats 0.95 / 0.91 and 0.87 / 0.84; doubles 1.22 / 0.93 and 1.19 / 0.83), divided by the
 /// wave share there (floats 1600 blocks on 264 slots, 0.87; doubles 2304, 0.97).
+/// The H100's peak DRAM bandwidth reported at that measurement (HBM3: 2619 MHz, 5120 bits):
+/// `reference_bandwidth`, what stencil_sweep_gain scales gain_over_single by.
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
   using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
   static constexpr double gain_over_single = ElemBytes == 8 ? 1.35 : 1.19;                   ///< measured, above
+  static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
 };
+
+/// The sweep's gain over single steps on a GPU of peak DRAM bandwidth `bandwidth` (bytes/s; 0: not
+/// known, the gain as measured): a sweep step runs at a rate its multiprocessors set, single steps at
+/// the memory's, so the gain scales with reference_bandwidth / bandwidth. (NVIDIA H100 and H200, the
+/// same 132 multiprocessors: 7-point sweeps at 512^3 ran at 2.86 and 2.78 TB/s-equivalent per step
+/// for floats, 3.63 and 3.74 for doubles, while single steps ran at 0.92x their copies of 2.98 and
+/// 4.15 TB/s: on the H200 the float sweep ran at 0.72x single steps; docs/stencil-steps-h200.md.)
+SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_gain(double gain_over_single, double reference_bandwidth,
+                                                          double bandwidth) {
+  return bandwidth > 0 ? gain_over_single * reference_bandwidth / bandwidth : gain_over_single;
+}
 
 /// The 3D stencils the selector sweeps (where the planes fit): those measured faster swept than as
 /// single steps, 7-point stencils of 4- and 8-byte elements (the 27-point box measured slower).
