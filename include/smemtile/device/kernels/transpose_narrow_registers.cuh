@@ -16,34 +16,14 @@
 #include "../../block/async_copy.cuh"     // async_copy_commit, async_copy_wait_all
 #include "../../block/record_registers.cuh" // split_records, merge_records, stage_chunk_async, store_chunk
 #include "../../block/thread_group.cuh"     // FixedThreadBlock
-#include "../../core/record_layout.cuh"     // record_chunk_slot, record_chunk_slots
-#include "../tuning/transpose_policy.cuh"   // TransposeAlgorithm, TransposePolicy
+#include "../../core/record_layout.cuh"     // record_chunk_slot
+#include "../tuning/transpose_policy.cuh"   // TransposeAlgorithm, TransposePolicy, NarrowRegisterShape
 
 namespace smemtile {
 
 #if defined(__CUDACC__)
 
 namespace detail {
-
-// The compile-time shape of a narrow register policy for elements of E bytes.
-template <class Policy, int E>
-struct NarrowRegisterShape {
-  static constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_registers;
-  static constexpr int k = split ? Policy::cols : Policy::rows;        // elements per record
-  static constexpr int records = split ? Policy::rows : Policy::cols;  // records per block
-  static constexpr int per_chunk = 16 / E;                             // records per thread and item
-  static constexpr int items = records / (Policy::threads * per_chunk);
-  static constexpr int chunks = records * k / per_chunk;  // 16-byte chunks of the flat side
-  static constexpr int slots = record_chunk_slots(chunks, k);
-  static_assert(E <= 8, "narrow register policies: elements of 1 to 8 bytes (16-byte ones move as records already)");
-  static_assert(k >= 1 && k <= transpose_register_narrow_max,
-                "narrow register policies: the narrow extent (Cols of narrow_rows_registers, Rows of "
-                "narrow_cols_registers) must be 1..transpose_register_narrow_max");
-  static_assert(records % (Policy::threads * per_chunk) == 0,
-                "narrow register policies: records per block (Rows of narrow_rows_registers, Cols of "
-                "narrow_cols_registers) must be a multiple of threads x 16 / element bytes");
-  static_assert(slots * 16 <= 48 * 1024, "narrow register policies: the staged records must fit 48 KB; fewer records");
-};
 
 // A short run (count < the policy's records): out's channel c, record r = in's record r, element c.
 template <int K, class Bits, class Block>

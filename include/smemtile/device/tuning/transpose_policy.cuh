@@ -345,4 +345,27 @@ struct DefaultNarrowRegisterPolicy {
   using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
 };
 
+namespace detail {
+// The compile-time shape of a narrow register policy for elements of E bytes, and the invariants
+// the policy must satisfy (the kernel instantiates it with the policy it runs).
+template <class Policy, int E>
+struct NarrowRegisterShape {
+  static constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_registers;
+  static constexpr int k = split ? Policy::cols : Policy::rows;        // elements per record
+  static constexpr int records = split ? Policy::rows : Policy::cols;  // records per block
+  static constexpr int per_chunk = 16 / E;                             // records per thread and item
+  static constexpr int items = records / (Policy::threads * per_chunk);
+  static constexpr int chunks = records * k / per_chunk;  // 16-byte chunks of the flat side
+  static constexpr int slots = record_chunk_slots(chunks, k);
+  static_assert(E <= 8, "narrow register policies: elements of 1 to 8 bytes (16-byte ones move as records already)");
+  static_assert(k >= 1 && k <= transpose_register_narrow_max,
+                "narrow register policies: the narrow extent (Cols of narrow_rows_registers, Rows of "
+                "narrow_cols_registers) must be 1..transpose_register_narrow_max");
+  static_assert(records % (Policy::threads * per_chunk) == 0,
+                "narrow register policies: records per block (Rows of narrow_rows_registers, Cols of "
+                "narrow_cols_registers) must be a multiple of threads x 16 / element bytes");
+  static_assert(slots * 16 <= 48 * 1024, "narrow register policies: the staged records must fit 48 KB; fewer records");
+};
+}  // namespace detail
+
 }  // namespace smemtile
