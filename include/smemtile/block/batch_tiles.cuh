@@ -126,7 +126,7 @@ SMEMTILE_DEVICE void read_batch_tiles(const uint4* stage, int count, const Batch
                                       BatchTiles<T, StageBytes, Threads>& tiles, Block block) {
   using Tiles = BatchTiles<T, StageBytes, Threads>;
   constexpr int S = Tiles::side, W = Tiles::words;
-  const int a = static_cast<int>(g.by_a.divisor), total = count * g.tiles_per_matrix();
+  const int total = count * g.tiles_per_matrix();
 #pragma unroll
   for (int u = 0; u < Tiles::items; ++u) {
     const int s = u * Threads + static_cast<int>(block.rank());
@@ -136,7 +136,7 @@ SMEMTILE_DEVICE void read_batch_tiles(const uint4* stage, int count, const Batch
     unsigned rows[S][W];
 #pragma unroll
     for (int k = 0; k < S; ++k)
-      detail::load_unit<W>(stage, g.in_slot((beta * S + k) * a + static_cast<int>(tj)), rows[k]);
+      detail::load_unit<W>(stage, g.in_slot(g.tile_in_unit(beta, static_cast<int>(tj), k)), rows[k]);
     detail::transpose_tile_registers<Tiles::elem_bytes, S, W>(rows, tiles.w[u]);
   }
 }
@@ -148,7 +148,6 @@ SMEMTILE_DEVICE void write_batch_tiles(const BatchTiles<T, StageBytes, Threads>&
                                        const BatchTileGeometryOf<T>& g, uint4* stage, Block block) {
   using Tiles = BatchTiles<T, StageBytes, Threads>;
   constexpr int S = Tiles::side, W = Tiles::words;
-  const int a = static_cast<int>(g.by_a.divisor), b = static_cast<int>(g.by_b.divisor);
   const int total = count * g.tiles_per_matrix();
 #pragma unroll
   for (int u = 0; u < Tiles::items; ++u) {
@@ -157,10 +156,10 @@ SMEMTILE_DEVICE void write_batch_tiles(const BatchTiles<T, StageBytes, Threads>&
     unsigned tj = 0, ti = 0;
     const unsigned beta = g.by_a.divmod(static_cast<unsigned>(s), tj);
     const int m = static_cast<int>(g.by_b.divmod(beta, ti));
-    const int out_block = m * a + static_cast<int>(tj);  // the tile's T output rows
 #pragma unroll
     for (int c = 0; c < S; ++c)
-      detail::store_unit<W>(stage, g.out_slot((out_block * S + c) * b + static_cast<int>(ti)), tiles.w[u][c]);
+      detail::store_unit<W>(stage, g.out_slot(g.tile_out_unit(m, static_cast<int>(ti), static_cast<int>(tj), c)),
+                            tiles.w[u][c]);
   }
 }
 

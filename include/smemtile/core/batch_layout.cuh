@@ -63,6 +63,15 @@ struct BatchTileGeometry {
   }
   /// 16-byte chunks of one matrix.
   SMEMTILE_HOST_DEVICE constexpr int matrix_chunks() const { return rows * cols * ElemBytes / 16; }
+  /// Input unit of row k of tile tj of row block beta (T input rows): what the tile's thread reads.
+  SMEMTILE_HOST_DEVICE constexpr int tile_in_unit(int beta, int tj, int k) const {
+    return (beta * side + k) * static_cast<int>(by_a.divisor) + tj;
+  }
+  /// Output unit of row c of the transpose of matrix m's tile (ti, tj) (row block ti, tile tj along
+  /// the input rows): what the tile's thread writes.
+  SMEMTILE_HOST_DEVICE constexpr int tile_out_unit(int m, int ti, int tj, int c) const {
+    return ((m * static_cast<int>(by_a.divisor) + tj) * side + c) * static_cast<int>(by_b.divisor) + ti;
+  }
   /// Slot of input unit v: the tiles' column access has lanes a tile apart along the row, then a
   /// row block apart, so a row block's XOR steps by a (over its units' bank bits).
   SMEMTILE_HOST_DEVICE constexpr int in_slot(int v) const {
@@ -131,9 +140,8 @@ SMEMTILE_HOST_DEVICE constexpr BatchStageCosts batch_stage_costs(const BatchTile
       WarpAccess in{{}, 0u, g.unit_bytes, AccessOp::load}, out{{}, 0u, g.unit_bytes, AccessOp::store};
       for (int lane = 0; lane < warp_lanes && s0 + lane < tiles; ++lane) {
         const int s = s0 + lane, beta = s / a, tj = s % a, m = beta / b, ti = beta % b;
-        const int v_in = (beta * g.side + k) * a + tj, v_out = ((m * a + tj) * g.side + k) * b + ti;
-        in.byte_address[lane] = static_cast<unsigned>(g.in_slot(v_in) * g.unit_bytes);
-        out.byte_address[lane] = static_cast<unsigned>(g.out_slot(v_out) * g.unit_bytes);
+        in.byte_address[lane] = static_cast<unsigned>(g.in_slot(g.tile_in_unit(beta, tj, k)) * g.unit_bytes);
+        out.byte_address[lane] = static_cast<unsigned>(g.out_slot(g.tile_out_unit(m, ti, tj, k)) * g.unit_bytes);
         in.active_mask |= 1u << lane;
       }
       out.active_mask = in.active_mask;
