@@ -20,9 +20,12 @@
 //                           a tile crosses the edge (a batch: grid.z)
 //   smemtile_records_batch  the batch shapes through small_batch (the record algorithm) forced by its
 //                           policy: what they ran before small_batch_registers, in the same run
+//   smemtile_staged_batch   the batch shapes through small_batch_staged forced by its policy (what
+//                           dense batches that are not whole register tiles take)
 // Issue 21's shapes, as their own benchmarks (same generators, names ending in "_narrow_batch"):
 // k x 2^24 and 2^24 x k for k in {2, 3, 4, 8} (the narrow-side algorithms) and the batches 2^20 x 8x8,
-// 2^20 x 16x16, 2^16 x 32x32, 2^16 x 33x31, 2^14 x 64x64 (small_batch_registers; 33x31: small_batch), for every element size
+// 2^20 x 16x16, 2^16 x 32x32, 2^16 x 33x31, 2^14 x 64x64 (small_batch_registers; 33x31: small_batch_staged),
+// and 2^20 x 5x7, 327680 x 12x10, 2^14 x 63x57 (small_batch_staged where not whole tiles), for every element size
 // where the array is at least 32 MiB (smaller states are skipped), against cudaMemcpy of the same bytes.
 // Axes: T (U8, U16, F32, F64, C128 = cuDoubleComplex: 1, 2, 4, 8, 16 bytes), Shape (rows x cols of
 // the input; "64x1024x1024" is a batch of 64 matrices of 1024 x 1024, dense, one after the other).
@@ -58,11 +61,13 @@ const std::vector<std::string> kNarrowBatchShapes = {
     "2x16777216", "3x16777216", "4x16777216", "8x16777216", "16777216x2",   "16777216x3",     "16777216x4",
     "16777216x8", "1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31", "16384x64x64",
     // N not a multiple of 16 bytes' worth of elements: channel rows off 16 bytes (outside the issue's matrix)
-    "3x16777213", "16777213x3", "8x16777213", "16777213x8"};
+    "3x16777213", "16777213x3", "8x16777213", "16777213x8",
+    // batches of matrices that are not whole register tiles for some element sizes (small_batch_staged)
+    "1048576x5x7", "327680x12x10", "16384x63x57"};
 
 // Issue 21's batch shapes alone (the record algorithm's comparison).
 const std::vector<std::string> kBatchShapes = {"1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31",
-                                               "16384x64x64"};
+                                               "16384x64x64", "1048576x5x7", "327680x12x10", "16384x63x57"};
 
 struct Shape {
   int rows = 0;
@@ -618,6 +623,21 @@ void bench_records_batch(nvbench::state& state, nvbench::type_list<T>) {
                                            smemtile::small_matrix_fits(s.rows, s.cols, static_cast<int>(sizeof(T))));
 }
 
+template <int E>
+struct StagedBatchPolicy {
+  using type = typename smemtile::DefaultTransposePolicy<E, smemtile::TransposeAlgorithm::small_batch_staged>::type;
+};
+
+// The batch shapes through small_batch_staged forced by its policy (whole register tiles too), for
+// the comparison with small_batch_registers and small_batch in one run.
+template <class T>
+void bench_staged_batch(nvbench::state& state, nvbench::type_list<T>) {
+  const Shape s = parse_shape(state.get_string("Shape"));
+  constexpr int E = static_cast<int>(sizeof(T));
+  bench_batch_policy<T, StagedBatchPolicy>(state, "smemtile_staged_batch",
+                                           static_cast<long long>(s.rows) * s.cols * E <= smemtile::transpose_record_tile_bytes);
+}
+
 template <class T, class Blas>
 void run_geam(nvbench::state& state, const char* name) {
 #if SMEMTILE_BENCH_HAVE_CUBLAS
@@ -691,3 +711,4 @@ TRANSPOSE_BENCH(bench_handwritten, "handwritten_transpose");
 TRANSPOSE_BENCH_SHAPES(bench_memcpy_narrow_batch, "cudaMemcpy_narrow_batch", kNarrowBatchShapes);
 TRANSPOSE_BENCH_SHAPES(bench_smemtile_narrow_batch, "smemtile_transpose_narrow_batch", kNarrowBatchShapes);
 TRANSPOSE_BENCH_SHAPES(bench_records_batch, "smemtile_records_batch", kBatchShapes);
+TRANSPOSE_BENCH_SHAPES(bench_staged_batch, "smemtile_staged_batch", kBatchShapes);

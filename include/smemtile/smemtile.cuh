@@ -30,6 +30,7 @@
 #include "core/vector_type.cuh"         // detail::VectorOf: the register type of an N-byte access
 #include "core/record_layout.cuh"       // record_pitch, FastDivmod (the de-interleave's shared layout)
 #include "core/batch_layout.cuh"        // BatchTileGeometry, batch_stage_slot (small batches staged for register tiles)
+#include "core/transposed_run.cuh"      // TransposedRunGeometry, TransposedRunCursor (a run of matrices and its transpose)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/global_store.cuh"        // store_global_16: one 16-byte store, however the words were assembled
@@ -50,6 +51,7 @@
 #include "block/interleave.cuh"         // RecordTile, load_records, store_channels, ...: de-interleave / interleave runs of records
 #include "block/record_registers.cuh"   // split_records, merge_records: 16 bytes' worth of records regrouped in registers
 #include "block/batch_tiles.cuh"        // stage_matrix_batch_async, read_batch_tiles, ...: small matrices in register tiles
+#include "block/staged_batch.cuh"       // stage_run_async, store_transposed_run: small matrices of any shape, staged flat
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
 #include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm

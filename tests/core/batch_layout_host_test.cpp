@@ -9,7 +9,8 @@
 //  - the bank model finds the four accesses conflict-free where rows and cols are powers of two
 //    (1-byte elements: 2-way where a row or an output row is one 8-byte unit), and at most 4-way for
 //    any shape;
-//  - small_batch_registers_apply / select_transpose_algorithm: which calls take the register tiles.
+//  - small_batch_registers_apply / small_batch_staged_apply / select_transpose_algorithm: which calls
+//    take the register tiles, which the staged run (any shape, any input alignment).
 #include <smemtile/smemtile.cuh>
 
 #include <algorithm>
@@ -150,15 +151,15 @@ TEST_CASE("select_transpose_algorithm: small_batch_registers for dense aligned b
   const auto select = [](const TransposeSelectionInput& in) { return smemtile::select_transpose_algorithm(in); };
   for (int e : {1, 2, 4, 8, 16}) {
     INFO("element bytes " << e);
-    const A tiles = e <= 8 ? A::small_batch_registers : A::small_batch;
+    const A tiles = e <= 8 ? A::small_batch_registers : A::small_batch_staged;
     CHECK(select(dense(8, 8, 1 << 20, e)) == tiles);
     CHECK(select(dense(16, 16, 1 << 20, e)) == tiles);
     CHECK(select(dense(32, 32, 1 << 16, e)) == tiles);
-    CHECK(select(dense(33, 31, 1 << 16, e)) == A::small_batch);  // not whole tiles
+    CHECK(select(dense(33, 31, 1 << 16, e)) == A::small_batch_staged);  // not whole tiles: dense, staged flat
     CHECK(select(dense(8, 8, 1, e)) == tiles);
     TransposeSelectionInput in = dense(16, 16, 100, e);
-    in.in_address += 8;  // a chunk of the flat run would straddle two
-    CHECK(select(in) == A::small_batch);
+    in.in_address += 8;  // a chunk of the flat run would straddle two: staged with its phase
+    CHECK(select(in) == A::small_batch_staged);
     in = dense(16, 16, 100, e);
     in.out_address += 16;
     CHECK(select(in) == tiles);
@@ -179,11 +180,39 @@ TEST_CASE("select_transpose_algorithm: small_batch_registers for dense aligned b
   CHECK(select(gap) == A::padded_elements);
   CHECK(select(dense(72, 8, 5, 4)) == A::narrow_rows);  // 72 rows: not a small matrix (a narrow one)
   CHECK(select(dense(24, 40, 5, 1)) == A::small_batch_registers);
-  CHECK(select(dense(12, 40, 5, 1)) == A::small_batch);
-  CHECK(select(dense(12, 40, 5, 2)) == A::small_batch);
+  CHECK(select(dense(12, 40, 5, 1)) == A::small_batch_staged);
+  CHECK(select(dense(12, 40, 5, 2)) == A::small_batch_staged);
   CHECK(select(dense(12, 40, 5, 4)) == A::small_batch_registers);
   CHECK(select(dense(6, 10, 5, 8)) == A::small_batch_registers);
-  CHECK(select(dense(6, 9, 5, 8)) == A::small_batch);
+  CHECK(select(dense(6, 9, 5, 8)) == A::small_batch_staged);
   CHECK(smemtile::small_batch_registers_apply(dense(64, 64, 3, 8), 32 * 1024));
   CHECK_FALSE(smemtile::small_batch_registers_apply(dense(64, 64, 3, 8), 16 * 1024));  // a matrix over the stage
+}
+
+TEST_CASE("small_batch_staged_apply: dense batches of any shape, the output aligned to the element",
+          "[transpose][policy][batch]") {
+  using smemtile::TransposeSelectionInput;
+  const auto dense = [](long long rows, long long cols, long long batch, int e) {
+    return TransposeSelectionInput{rows, cols, batch, e, cols, rows, rows * cols, rows * cols, 0x10000, 0x20000};
+  };
+  const auto apply = [](const TransposeSelectionInput& in) { return smemtile::small_batch_staged_apply(in, 32 * 1024); };
+  CHECK(apply(dense(33, 31, 100, 4)));
+  CHECK(apply(dense(1, 1, 100, 1)));
+  CHECK(apply(dense(64, 64, 100, 8)));         // 32 KB: one matrix per block
+  CHECK_FALSE(apply(dense(64, 65, 100, 8)));   // over the stage
+  CHECK_FALSE(apply(dense(64, 64, 100, 16)));  // 64 KB
+  TransposeSelectionInput in = dense(33, 31, 100, 8);
+  in.in_address += 4;  // an 8-byte element aligned to 4: the input is staged in 4-byte words
+  CHECK(apply(in));
+  in = dense(33, 31, 100, 8);
+  in.out_address += 4;  // an output piece would hold half an element
+  CHECK_FALSE(apply(in));
+  in = dense(33, 31, 100, 2);
+  in.stride_out += 1;  // a gap on the output side
+  CHECK_FALSE(apply(in));
+  in.batch = 1;  // one matrix: strides unused
+  CHECK(apply(in));
+  in = dense(33, 31, 100, 2);
+  in.ld_in = 32;
+  CHECK_FALSE(apply(in));
 }

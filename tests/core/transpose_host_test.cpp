@@ -645,12 +645,12 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
     }
     CHECK(select(1 << 20, 8, 8, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // not a small batch
     // dense, aligned batches of whole register tiles take them (1- to 8-byte elements); 33 x 31 is
-    // not whole tiles (batch_layout_host_test.cpp has the rest of the selection)
-    const A tiles = e <= 8 ? A::small_batch_registers : A::small_batch;
+    // not whole tiles: the staged run (batch_layout_host_test.cpp has the rest of the selection)
+    const A tiles = e <= 8 ? A::small_batch_registers : A::small_batch_staged;
     CHECK(select(8, 8, 1 << 20, e) == tiles);
     CHECK(select(16, 16, 1 << 20, e) == tiles);
     CHECK(select(32, 32, 1 << 16, e) == tiles);
-    CHECK(select(33, 31, 1 << 16, e) == A::small_batch);
+    CHECK(select(33, 31, 1 << 16, e) == A::small_batch_staged);
     // 64 x 64: register tiles where one matrix fits their 32 KB stage (1- to 8-byte elements; 16-byte
     // ones do not fit a block's record tile either)
     CHECK(select(64, 64, 1 << 14, e) == (e <= 8 ? A::small_batch_registers : A::padded_elements));
@@ -672,7 +672,7 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(65, 20, 7, 4) == A::narrow_rows);
   CHECK(select(20, 65, 7, 4) == A::narrow_cols);
   CHECK(select(64, 64, 7, 4) == A::small_batch_registers);
-  CHECK(select(64, 63, 7, 4) == A::small_batch);
+  CHECK(select(64, 63, 7, 4) == A::small_batch_staged);
   // alignment matters for the large tiles and for the records of the narrow register algorithms
   CHECK(select(100000, 3, 1, 4, 4) == A::narrow_rows_registers);  // out off 16 bytes
   CHECK(select(100000, 3, 1, 4) == A::narrow_rows_registers);

@@ -1,4 +1,5 @@
-// GPU tests of device_transpose's record algorithms (narrow_rows, narrow_cols, small_batch; issue 21)
+// GPU tests of device_transpose's record algorithms (narrow_rows, narrow_cols, small_batch; issue 21),
+// the register and staged small-batch algorithms (small_batch_registers, small_batch_staged)
 // and of the block-level de-interleave they are built on (block/interleave.cuh).
 //
 // device_transpose against a host reference on random cases (seed printed with INFO), for elements
@@ -144,7 +145,7 @@ Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
 // pointer off 16 bytes by whole elements, a gap between matrices, or an output pitch past the row.
 struct TileBatchCase {
   Case c;
-  int expect;  // the algorithm it must take (small_batch_registers, else small_batch), -1: not a small matrix
+  int expect;  // the algorithm it must take (small_batch_registers, small_batch_staged, small_batch), -1: not a small matrix
 };
 TileBatchCase tile_batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   Case c{};
@@ -169,9 +170,34 @@ TileBatchCase tile_batch_case(std::mt19937& rng, int elem_bytes, int elem_align)
   const bool spoiled = (c.in_shift | c.out_shift) % 16 != 0 || c.stride_in != static_cast<long long>(c.rows) * c.cols ||
                        c.ld_out != c.rows;
   if (elem_bytes <= 8 && !spoiled) return {c, static_cast<int>(TransposeAlgorithm::small_batch_registers)};
+  // dense (only a pointer moved) with the output aligned to the element's size: the staged batch
+  const bool dense = c.stride_in == static_cast<long long>(c.rows) * c.cols && c.ld_out == c.rows;
+  if (dense && c.out_shift % elem_bytes == 0 && c.rows * c.cols * elem_bytes <= smemtile::transpose_record_tile_bytes)
+    return {c, static_cast<int>(TransposeAlgorithm::small_batch_staged)};
   // 64 x 64 doubles (spoiled) do not fit a record tile: the large tiles, not asserted
   const bool record_tile = smemtile::small_matrix_fits(c.rows, c.cols, elem_bytes);
   return {c, record_tile ? static_cast<int>(TransposeAlgorithm::small_batch) : -1};
+}
+
+// A dense batch for small_batch_staged: rows and cols in 1..64 (a third of them under 8, the
+// gather's cursor path), 1 to 3 blocks' worth of matrices and a few more, base pointers moved by
+// whole elements (the output's by whole elements of its size). Whole register tiles from 16-byte
+// aligned pointers take small_batch_registers instead (asserted too).
+TileBatchCase staged_batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
+  Case c{};
+  c.rows = uniform(rng, 0, 2) == 0 ? uniform(rng, 1, 7) : uniform(rng, 1, 64);
+  c.cols = uniform(rng, 0, 2) == 0 ? uniform(rng, 1, 7) : uniform(rng, 1, 64);
+  while (c.rows * c.cols * elem_bytes > smemtile::transpose_record_tile_bytes) c.cols = (c.cols + 1) / 2;
+  const int per_block = smemtile::transpose_record_tile_bytes / (c.rows * c.cols * elem_bytes);
+  c.batch = uniform(rng, 0, 4) == 0 ? uniform(rng, 1, 3) : uniform(rng, 1, 3 * per_block + 7);
+  c.ld_in = c.cols;
+  c.ld_out = c.rows;
+  c.stride_in = c.stride_out = static_cast<long long>(c.rows) * c.cols;
+  c.in_shift = uniform(rng, 0, std::max(1, 16 / elem_align) - 1) * elem_align;
+  c.out_shift = uniform(rng, 0, std::max(1, 16 / elem_bytes) - 1) * elem_bytes;
+  const bool tiles = elem_bytes <= 8 && smemtile::batch_tiles_fit(c.rows, c.cols, elem_bytes) &&
+                     (c.in_shift | c.out_shift) % 16 == 0;
+  return {c, static_cast<int>(tiles ? TransposeAlgorithm::small_batch_registers : TransposeAlgorithm::small_batch_staged)};
 }
 
 template <class T>
@@ -255,7 +281,8 @@ void run_registers(int cases) {
 }
 
 // small_batch_registers: the issue's batch shapes at a few blocks' worth, then random tile batches
-// (and spoiled ones, which must take small_batch), each asserting the algorithm it reaches.
+// (and spoiled ones, which must take small_batch_staged where still dense, else small_batch), each
+// asserting the algorithm it reaches.
 template <class T>
 void run_tile_batches(int cases) {
   const unsigned seed = smemtile_test::fresh_seed();
@@ -263,7 +290,7 @@ void run_tile_batches(int cases) {
   std::mt19937 rng(seed);
   constexpr int E = sizeof(T);
   const int tiles =
-      static_cast<int>(E <= 8 ? TransposeAlgorithm::small_batch_registers : TransposeAlgorithm::small_batch);
+      static_cast<int>(E <= 8 ? TransposeAlgorithm::small_batch_registers : TransposeAlgorithm::small_batch_staged);
   for (int n : {8, 16, 32, 64}) {
     if (n * n * E > smemtile::transpose_record_tile_bytes) continue;  // 64 x 64 of 16 bytes: not small
     const int matrices = std::max(3, 3 * smemtile::transpose_record_tile_bytes / (n * n * E) + 5);
@@ -272,6 +299,24 @@ void run_tile_batches(int cases) {
   }
   for (int i = 0; i < cases; ++i) {
     const TileBatchCase t = tile_batch_case(rng, E, alignof(T));
+    run_case<T>(t.c, rng, false, t.expect);
+  }
+}
+
+// small_batch_staged: the issue's 33 x 31 batch at a few blocks' worth from every 16-byte phase of
+// the input, then random dense batches (staged_batch_case), each asserting the algorithm it reaches.
+template <class T>
+void run_staged_batches(int cases) {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  constexpr int E = sizeof(T);
+  const int staged = static_cast<int>(TransposeAlgorithm::small_batch_staged);
+  const int matrices = 3 * smemtile::transpose_record_tile_bytes / (33 * 31 * E) + 5;
+  for (int shift = 0; shift < 16; shift += static_cast<int>(alignof(T)))
+    run_case<T>(Case{33, 31, 31, 33, matrices, 33 * 31, 33 * 31, shift, (16 - shift) % 16 / E * E}, rng, false, staged);
+  for (int i = 0; i < cases; ++i) {
+    const TileBatchCase t = staged_batch_case(rng, E, alignof(T));
     run_case<T>(t.c, rng, false, t.expect);
   }
 }
@@ -324,6 +369,33 @@ TEST_CASE("device_transpose small_batch_registers: every element size, dense bat
   run_tile_batches<double>(100);
   run_tile_batches<TwoFloats>(60);
   run_tile_batches<float4>(40);
+}
+
+TEST_CASE("device_transpose small_batch_staged: every element size, dense batches of any shape and alignment",
+          "[transpose][device][records][batch]") {
+  run_staged_batches<unsigned char>(150);
+  run_staged_batches<unsigned short>(150);
+  run_staged_batches<float>(150);
+  run_staged_batches<double>(120);
+  run_staged_batches<TwoFloats>(80);
+  run_staged_batches<float4>(80);
+}
+
+TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batch it cannot move",
+          "[transpose][device][records][batch]") {
+  using Staged = smemtile::DefaultTransposePolicy<2, TransposeAlgorithm::small_batch_staged>::type;  // 32 KB
+  DeviceBuffer<unsigned short> in(33 * 31 * 100 + 8), out(33 * 31 * 100 + 8);
+  const auto refused = [](smemtile::LaunchStatus s) {
+    INFO(s.message);
+    return s.error == cudaErrorInvalidValue && s.message.find("small_batch_staged policy") != std::string::npos;
+  };
+  CHECK(smemtile::device_transpose(Staged{}, in.get() + 1, out.get() + 3, 33, 31, 31, 33, 100, 1023, 1023).error ==
+        cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 33, 31, 31, 33, 10, 1030, 1023)));  // a gap
+  CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 33, 31, 32, 33, 10, 1056, 1023)));  // pitch
+  CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 8, 4096, 4096, 8, 1, 0, 0)));  // 64 KB
+  REQUIRE_CUDA(cudaGetLastError());
 }
 
 TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a batch it cannot move",

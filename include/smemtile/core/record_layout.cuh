@@ -170,6 +170,21 @@ struct FastDivmod {
     rem = n - q * divisor;
     return q;
   }
+  /// n / d for n < 2^31: the sum of the high product and n fits 32 bits, so no 64-bit shift.
+  SMEMTILE_HOST_DEVICE constexpr unsigned div_small(unsigned n) const {
+#if defined(__CUDA_ARCH__)
+    const unsigned hi = __umulhi(n, multiplier);
+#else
+    const unsigned hi = static_cast<unsigned>((static_cast<unsigned long long>(n) * multiplier) >> 32);
+#endif
+    return (hi + n) >> shift;
+  }
+  /// div_small, with n % d in `rem`.
+  SMEMTILE_HOST_DEVICE constexpr unsigned divmod_small(unsigned n, unsigned& rem) const {
+    const unsigned q = div_small(n);
+    rem = n - q * divisor;
+    return q;
+  }
 };
 
 }  // namespace smemtile

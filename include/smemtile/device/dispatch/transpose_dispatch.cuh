@@ -11,6 +11,7 @@
 #include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
 #include "../kernels/transpose_narrow_registers.cuh"  // transpose_narrow_registers_kernel
 #include "../kernels/transpose_batch_registers.cuh"   // transpose_batch_registers_kernel
+#include "../kernels/transpose_batch_staged.cuh"      // transpose_batch_staged_kernel
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
 #include "../tuning/transpose_policy.cuh"    // the policies and the selector
 
@@ -102,6 +103,28 @@ LaunchStatus launch_transpose_batch_registers(const Bits* in, Bits* out, int row
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
+// Launches transpose_batch_staged_kernel with a small_batch_staged Policy: one block per group of
+// whole matrices (as many as its stage holds), one flat grid. Refuses batches the policy cannot move
+// (small_batch_staged_apply).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_batch_staged(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                           int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits)), stage_bytes = Policy::rows * Policy::cols * E;
+  static_assert(TransposePolicyCheck<Policy, E>::ok, "");
+  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
+                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  if (!small_batch_staged_apply(shape, stage_bytes))
+    return failed_launch(cudaErrorInvalidValue,
+                         "smemtile::device_transpose: a small_batch_staged policy needs a matrix within its stage, "
+                         "dense contiguous matrices (pitches the rows, batch strides a matrix) and the output aligned "
+                         "to the element's size");
+  const int per_block = stage_bytes / (rows * cols * E);
+  const long long blocks = (batch + static_cast<long long>(per_block) - 1) / per_block;
+  transpose_batch_staged_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
+      in, out, batch, per_block, TransposedRunGeometry(rows, cols));
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
 // The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
 // launched.
 template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
@@ -127,6 +150,9 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   } else if constexpr (Policy::algorithm == TransposeAlgorithm::small_batch_registers) {
     return launch_transpose_batch_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
                                                     stream);
+  } else if constexpr (Policy::algorithm == TransposeAlgorithm::small_batch_staged) {
+    return launch_transpose_batch_staged<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                                 stream);
   } else if constexpr (is_narrow_register_transpose(Policy::algorithm)) {
     return launch_transpose_narrow_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
                                                      stream);
@@ -161,6 +187,9 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
         return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_registers>::type>(
             in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
+    case TransposeAlgorithm::small_batch_staged:
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_staged>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows:
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_rows>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);

@@ -26,7 +26,8 @@ enum class TransposeAlgorithm {
   small_batch,      ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
   narrow_rows_registers,  ///< N x K -> K x N, K <= transpose_register_narrow_max a compile-time Cols: records split in registers
   narrow_cols_registers,  ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
-  small_batch_registers   ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
+  small_batch_registers,  ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
+  small_batch_staged      ///< several whole small matrices of any shape per block, staged flat, output pieces gathered
 };
 
 /// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
@@ -169,6 +170,10 @@ struct TransposePolicyCheck {
                      Policy::rows * Policy::cols * ElemBytes <= 48 * 1024),
                 "transpose policy: small_batch_registers stages Rows x Cols elements: whole 128-byte groups (the "
                 "stage's swizzle), at most 48 KB of static shared memory");
+  static_assert(Policy::algorithm != TransposeAlgorithm::small_batch_staged ||
+                    (Policy::pad == 0 && !Policy::fetch_256 && Policy::rows * Policy::cols * ElemBytes <= 48 * 1024 - 16),
+                "transpose policy: small_batch_staged stages Rows x Cols elements and the run's 16-byte phase in at "
+                "most 48 KB of static shared memory, and takes no Pad and no Fetch256");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -241,9 +246,21 @@ SMEMTILE_HOST_DEVICE constexpr bool small_batch_registers_apply(const TransposeS
          in.out_address % 16 == 0;
 }
 
+/// Whether a call of small matrices can take small_batch_staged with a stage of `stage_bytes`: a
+/// matrix fitting the stage, the batch one flat run on each side (pitches the rows, strides a
+/// matrix), and the output aligned to the element's size (its pieces hold whole elements). Any
+/// shape, any input alignment.
+SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_apply(const TransposeSelectionInput& in, int stage_bytes) {
+  const long long matrix = in.rows * in.cols;
+  return matrix >= 1 && matrix * in.elem_bytes <= stage_bytes && in.ld_in == in.cols && in.ld_out == in.rows &&
+         (in.batch <= 1 || (in.stride_in == matrix && in.stride_out == matrix)) &&
+         in.out_address % static_cast<unsigned long long>(in.elem_bytes) == 0;
+}
+
 /// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
 /// transpose_small_max) small_batch_registers where small_batch_registers_apply (a stage of
-/// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch where a matrix fits its record
+/// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
+/// small_batch_staged_apply (a dense batch), else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
@@ -254,6 +271,9 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
   if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
       small_batch_registers_apply(in, transpose_record_tile_bytes))
     return TransposeAlgorithm::small_batch_registers;
+  if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
+      small_batch_staged_apply(in, transpose_record_tile_bytes))
+    return TransposeAlgorithm::small_batch_staged;
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
   if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
       narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
@@ -331,6 +351,17 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_registe
   /// the policy
   using type = TransposePolicy<TransposeAlgorithm::small_batch_registers, transpose_record_tile_bytes / ElemBytes / 32,
                                32, 0, ElemBytes == 2 ? 3 : 4, false>;
+};
+
+/// small_batch_staged's default policy: a stage of transpose_record_tile_bytes (Rows x Cols = 32 KB /
+/// ElemBytes elements), 256 threads, 5 blocks per multiprocessor asked of the register allocator
+/// (48 registers: a piece's element offsets stay in registers; 160 KB of loads in flight per
+/// multiprocessor).
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_staged> {
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::small_batch_staged, transpose_record_tile_bytes / ElemBytes / 32, 32,
+                               0, 5, false>;
 };
 
 /// The narrow register algorithms' default policy for K-element records of ElemBytes:
