@@ -124,6 +124,21 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   CHECK(sweeps(DF{}, 4, 512, 0.0));  // not reported: the H100's choice
 }
 
+TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps cannot load by TMA)") {
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
+  // 503 x 517 x 499 floats, 7 points (docs/stencil-steps.md, stencil-steps-h200.md): sweeps 0.97 / 0.97
+  // against single steps 0.57 / 0.73 on an H100 (zero / clamp), 0.70 / 0.69 against 0.52 / 0.62 on an H200
+  CHECK(smemtile::stencil_sweep_fills<DF::type>(4, 1, 503, 517, 499, 132, DF::gain_over_unaligned_single));
+  CHECK_FALSE(smemtile::stencil_rows_tma_aligned(9, 0x10000, 517LL * 499 * 4, 499LL * 4));
+  CHECK(smemtile::stencil_rows_tma_aligned(9, 0x10000, 512LL * 512 * 4, 512LL * 4));
+  CHECK_FALSE(smemtile::stencil_rows_tma_aligned(9, 0x10004, 512LL * 512 * 4, 512LL * 4));  // address
+  CHECK_FALSE(smemtile::stencil_rows_tma_aligned(8, 0x10000, 512LL * 512 * 4, 512LL * 4));  // no TMA (sm_89)
+  // the blocks must still fill the GPU with a good share of their waves: 256^3 doubles (320 blocks on
+  // 264 slots, 61% busy) stay single steps
+  CHECK_FALSE(smemtile::stencil_sweep_fills<DD::type>(8, 1, 255, 255, 255, 132, DD::gain_over_unaligned_single));
+}
+
 TEST_CASE("stencil_sweep_wave_share: blocks over the slots of their waves") {
   CHECK(smemtile::stencil_sweep_wave_share(264, 264) == 1.0);
   CHECK(smemtile::stencil_sweep_wave_share(320, 264) == Approx(320.0 / 528.0));

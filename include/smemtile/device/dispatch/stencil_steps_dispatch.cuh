@@ -131,11 +131,17 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)
     using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
     using Sweep = typename Default::type;
-    const auto a = buffers.current();
-    if (choice.fused && stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
-                                                   device.multiprocessors,
-                                                   stencil_sweep_gain(Default::gain_over_single,
-                                                                      Default::reference_bandwidth, device.memory_bandwidth)))
+    const auto a = buffers.current(), b = buffers.alternate();  // single steps read both in turn
+    const auto tma_aligned = [&](const GlobalArray<T, Rank>& x) {
+      return stencil_rows_tma_aligned(device.cc_major, reinterpret_cast<unsigned long long>(x.data_handle()),
+                                      x.stride(0) * bytes, x.stride(1) * bytes);
+    };
+    const bool aligned = tma_aligned(a) && tma_aligned(b);
+    const double gain = aligned ? stencil_sweep_gain(Default::gain_over_single, Default::reference_bandwidth,
+                                                     device.memory_bandwidth)
+                                : Default::gain_over_unaligned_single;
+    if (choice.fused &&
+        stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors, gain))
       return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }
   return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);

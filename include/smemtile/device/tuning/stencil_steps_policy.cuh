@@ -262,12 +262,26 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// wave share there (floats 1600 blocks on 264 slots, 0.87; doubles 2304, 0.97).
 /// The H100's peak DRAM bandwidth reported at that measurement (HBM3: 2619 MHz, 5120 bits):
 /// `reference_bandwidth`, what stencil_sweep_gain scales gain_over_single by.
+/// gain_over_unaligned_single: the same where rows are not 16-byte aligned (single steps cannot load
+/// by TMA): floats at 503 x 517 x 499 on an H100, 0.97 / 0.97 against 0.57 / 0.73 (zero / clamp),
+/// the lower over the wave share there (1440 blocks, 0.91); not scaled by the bandwidth, as single
+/// steps there are not memory-bound (H200: 0.70 / 0.69 against 0.52 / 0.62). Doubles take the
+/// floats' figure (not measured).
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
   using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
   static constexpr double gain_over_single = ElemBytes == 8 ? 1.35 : 1.19;                   ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
+  static constexpr double gain_over_unaligned_single = 1.46;                                 ///< measured, above
 };
+
+/// Whether single steps of a 3D array can load by TMA: a GPU with it, and the array's address and
+/// its plane and row pitches (`pitch_bytes`) multiples of 16 bytes (the tensor map's rules).
+SMEMTILE_HOST_DEVICE constexpr bool stencil_rows_tma_aligned(int cc_major, unsigned long long address,
+                                                             long long plane_pitch_bytes, long long row_pitch_bytes) {
+  return stencil_gpu_has_tma(cc_major) && address % 16 == 0 && plane_pitch_bytes % 16 == 0 &&
+         row_pitch_bytes % 16 == 0;
+}
 
 /// The sweep's gain over single steps on a GPU of peak DRAM bandwidth `bandwidth` (bytes/s; 0: not
 /// known, the gain as measured): a sweep step runs at a rate its multiprocessors set, single steps at
