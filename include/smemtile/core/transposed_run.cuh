@@ -44,9 +44,11 @@ struct TransposedRunGeometry {
 /// Walks a run's output in order from output element o: `source` is the input element of the
 /// current one; one division pair at the start, then an add and a compare per element.
 struct TransposedRunCursor {
-  int source;    ///< input element of the current output element
-  int i, j;      ///< its column (input row) and row (input column) in its matrix's transpose
-  int rows, cols;
+  int source;  ///< input element of the current output element
+  int i;       ///< its column in its matrix's transpose (the input row)
+  int j;       ///< its row in its matrix's transpose (the input column)
+  int rows;    ///< rows of each input matrix
+  int cols;    ///< columns of each input matrix
   /// At output element o of a run of g's matrices.
   SMEMTILE_HOST_DEVICE constexpr TransposedRunCursor(const TransposedRunGeometry& g, int o)
       : source(0), i(0), j(0), rows(g.rows), cols(g.cols) {
