@@ -28,6 +28,22 @@ inline bool rows_16_byte_aligned(const void* p, long long ld, long long stride, 
          (batch <= 1 || (stride * elem_bytes) % 16 == 0);
 }
 
+// What the selection sees of a call (select_transpose_algorithm and the policies' *_apply).
+template <class Bits>
+TransposeSelectionInput selection_input(const Bits* in, const Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                        int batch, long long stride_in, long long stride_out) {
+  return TransposeSelectionInput{rows, cols, batch, static_cast<int>(sizeof(Bits)), ld_in, ld_out, stride_in, stride_out,
+                                 reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+}
+
+// The flat grid of a batch algorithm whose blocks take as many whole matrices as `stage_bytes`
+// holds: (blocks, matrices per block).
+inline void stage_grid(int stage_bytes, int rows, int cols, int elem_bytes, int batch, long long* blocks,
+                       int* per_block) {
+  *per_block = stage_bytes / (rows * cols * elem_bytes);
+  *blocks = (batch + static_cast<long long>(*per_block) - 1) / *per_block;
+}
+
 // Launches transpose_record_kernel with a record Policy: one block per run of records (narrow) or
 // per group of whole matrices (small_batch), one flat grid.
 template <class Policy, class Bits>
@@ -63,8 +79,7 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
   constexpr int E = static_cast<int>(sizeof(Bits));
   static_assert(TransposePolicyCheck<Policy, E>::ok, "");
   using Shape = NarrowRegisterShape<Policy, E>;
-  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
-                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  const TransposeSelectionInput shape = selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
   if ((Shape::split ? cols : rows) != Shape::k || !narrow_registers_apply(shape, Shape::split, 1))
     return failed_launch(cudaErrorInvalidValue,
                          "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K "
@@ -89,15 +104,15 @@ LaunchStatus launch_transpose_batch_registers(const Bits* in, Bits* out, int row
                                               cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits)), stage_bytes = Policy::rows * Policy::cols * E;
   static_assert(TransposePolicyCheck<Policy, E>::ok, "");
-  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
-                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  const TransposeSelectionInput shape = selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
   if (!small_batch_registers_apply(shape, stage_bytes))
     return failed_launch(cudaErrorInvalidValue,
                          "smemtile::device_transpose: a small_batch_registers policy needs rows and cols multiples of "
                          "its tile side (8 for 1- and 2-byte elements, 4 for 4-byte, 2 for 8-byte), a matrix within "
                          "its stage, dense contiguous matrices and 16-byte aligned pointers");
-  const int per_block = stage_bytes / (rows * cols * E);
-  const long long blocks = (batch + static_cast<long long>(per_block) - 1) / per_block;
+  long long blocks = 0;
+  int per_block = 0;
+  stage_grid(stage_bytes, rows, cols, E, batch, &blocks, &per_block);
   transpose_batch_registers_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
       in, out, batch, per_block, batch_tile_geometry<E>(rows, cols));
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
@@ -111,15 +126,15 @@ LaunchStatus launch_transpose_batch_staged(const Bits* in, Bits* out, int rows, 
                                            int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits)), stage_bytes = Policy::rows * Policy::cols * E;
   static_assert(TransposePolicyCheck<Policy, E>::ok, "");
-  const TransposeSelectionInput shape{rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out,
-                                      reinterpret_cast<unsigned long long>(in), reinterpret_cast<unsigned long long>(out)};
+  const TransposeSelectionInput shape = selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
   if (!small_batch_staged_apply(shape, stage_bytes))
     return failed_launch(cudaErrorInvalidValue,
                          "smemtile::device_transpose: a small_batch_staged policy needs a matrix within its stage, "
                          "dense contiguous matrices (pitches the rows, batch strides a matrix) and the output aligned "
                          "to the element's size");
-  const int per_block = stage_bytes / (rows * cols * E);
-  const long long blocks = (batch + static_cast<long long>(per_block) - 1) / per_block;
+  long long blocks = 0;
+  int per_block = 0;
+  stage_grid(stage_bytes, rows, cols, E, batch, &blocks, &per_block);
   transpose_batch_staged_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
       in, out, batch, per_block, TransposedRunGeometry(rows, cols));
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
@@ -175,9 +190,8 @@ template <class Bits>
 LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
                                 long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
-  const TransposeAlgorithm algorithm = select_transpose_algorithm(TransposeSelectionInput{
-      rows, cols, batch, E, ld_in, ld_out, stride_in, stride_out, reinterpret_cast<unsigned long long>(in),
-      reinterpret_cast<unsigned long long>(out)});
+  const TransposeAlgorithm algorithm =
+      select_transpose_algorithm(selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out));
   switch (algorithm) {
     case TransposeAlgorithm::small_batch:
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch>::type>(
