@@ -355,8 +355,8 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_registe
 
 /// small_batch_staged's default policy: a stage of transpose_record_tile_bytes (Rows x Cols = 32 KB /
 /// ElemBytes elements), 256 threads, 5 blocks per multiprocessor asked of the register allocator
-/// (48 registers: a piece's element offsets stay in registers; 160 KB of loads in flight per
-/// multiprocessor).
+/// (up to 48 registers; 160 KB of loads in flight per multiprocessor; 6 blocks, at 40 registers,
+/// not measured).
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_staged> {
   /// the policy
