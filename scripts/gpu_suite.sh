@@ -20,6 +20,10 @@
 #                                                         # benchmark kernels' ncu
 #   SMEMTILE_GPU_BUILD=<dir>  the build folder (default build-gpu/, the preset's)
 #
+# One device call runs at most 600 s: on a cold machine the build, tests and examples take about
+# 5 minutes and the benchmarks 4 more, so run them as two calls (SMEMTILE_SKIP_BENCH=1, then
+# SMEMTILE_ONLY_BENCH=1 on the same warm machine, whose build folder is kept).
+#
 # The device tool brings back at most 8 files from $OUT: everything is written to gpu-out/ and
 # packed into $OUT/gpu-out.tgz at the end, beside summary.txt and the benchmark report.
 #
