@@ -18,10 +18,9 @@
 /// No function here synchronizes the block.
 #pragma once
 
-#include <type_traits>  // std::conditional_t
-
 #include "../config.cuh"               // SMEMTILE_DEVICE
 #include "../core/transposed_run.cuh"  // TransposedRunGeometry, TransposedRunCursor
+#include "../core/vector_type.cuh"     // detail::VectorOf
 #include "record_registers.cuh"        // stage_chunk_async
 
 namespace smemtile {
@@ -35,13 +34,7 @@ namespace detail {
 
 // The widest word an element of T can be moved in on its own alignment (at most 8 bytes).
 template <class T>
-using StagedWord = std::conditional_t<alignof(T) >= 8, unsigned long long,
-                                      std::conditional_t<alignof(T) >= 4, unsigned,
-                                                         std::conditional_t<alignof(T) >= 2, unsigned short, unsigned char>>>;
-
-// The register type of a piece of W bytes.
-template <int W>
-using PieceWord = std::conditional_t<W == 16, uint4, std::conditional_t<W == 8, uint2, unsigned>>;
+using StagedWord = typename VectorOf<(alignof(T) < 8 ? static_cast<int>(alignof(T)) : 8)>::type;
 
 // The part of 16-byte chunk q inside stage bytes [begin, end), copied in words of T's alignment.
 template <class T>
@@ -100,7 +93,8 @@ SMEMTILE_DEVICE void store_transposed_pieces(const T* staged, const TransposedRu
 #pragma unroll
       for (int e = 0; e < P; ++e, at.next()) piece[e] = staged[at.source];
     }
-    *reinterpret_cast<PieceWord<PieceBytes>*>(dst + o) = *reinterpret_cast<const PieceWord<PieceBytes>*>(piece);
+    using Piece = typename VectorOf<PieceBytes>::type;
+    *reinterpret_cast<Piece*>(dst + o) = *reinterpret_cast<const Piece*>(piece);
   }
 }
 
