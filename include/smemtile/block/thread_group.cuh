@@ -14,6 +14,8 @@
 // group reads what a helper wrote.
 #pragma once
 
+#include <type_traits>  // std::conditional_t
+
 #include "../config.cuh"  // SMEMTILE_DEVICE, SMEMTILE_CHECK
 
 namespace smemtile {
@@ -24,6 +26,19 @@ namespace detail {
 /// The thread's rank in a 3D block: (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x.
 SMEMTILE_DEVICE unsigned linear_thread_rank() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+
+// `value` of the lane `delta` below (Up) or above this one among `lanes` (a shuffle's mask), for
+// values of 1 to 8 bytes of any trivially copyable type; lanes with none get their own back.
+template <bool Up, class T>
+SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
+  static_assert(sizeof(T) <= 8, "smemtile::detail::shuffle_lanes: values of 1 to 8 bytes");
+  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+  Word word = 0;
+  __builtin_memcpy(&word, &value, sizeof(T));
+  word = Up ? __shfl_up_sync(lanes, word, delta) : __shfl_down_sync(lanes, word, delta);
+  __builtin_memcpy(&value, &word, sizeof(T));
+  return value;
 }
 }  // namespace detail
 

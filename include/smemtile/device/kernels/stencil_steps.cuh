@@ -141,17 +141,6 @@ SMEMTILE_DEVICE void store_run_shared(T* to, const T* from) {
   }
 }
 
-// `value` of the lane `delta` below (Up) or above this one, for elements of 1 to 8 bytes.
-template <bool Up, class T>
-SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
-  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-  Word word = 0;
-  __builtin_memcpy(&word, &value, sizeof(T));
-  word = Up ? __shfl_up_sync(lanes, word, delta) : __shfl_down_sync(lanes, word, delta);
-  __builtin_memcpy(&value, &word, sizeof(T));
-  return value;
-}
-
 // The Radius values on each side of a run of V (row[Radius ... Radius + V - 1], at `at` in shared
 // memory) into row[0 ... Radius - 1] and row[Radius + V ...]: from the lanes holding the runs
 // beside it (consecutive lanes hold consecutive runs of a region row), or from shared memory where

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstring>      // std::memcpy (register reinterpretation)
-#include <type_traits>  // std::conditional_t
 
 #include "../../block/stencil.cuh"        // stencil_offset_allowed
+#include "../../block/thread_group.cuh"   // detail::shuffle_lanes
 #include "../tuning/stencil_policy.cuh"   // stencil_strip_side
 #include "stencil_common.cuh"             // element, stencil_point
 
@@ -28,20 +28,6 @@ SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* v
   static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
   const uint4 v = *reinterpret_cast<const uint4*>(plane.data() + Layout{}.offset(row, col));
   std::memcpy(values, &v, sizeof(v));
-}
-
-// The value of `value` in the lane `lanes` below (Up) or above this one in the warp (all 32 lanes
-// take part); lanes with none get their own value back. Any 4- or 8-byte T.
-template <bool Up, class T>
-SMEMTILE_DEVICE T shuffle_lanes(T value, int lanes) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte values");
-  using Bits = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
-  Bits bits;
-  std::memcpy(&bits, &value, sizeof(T));
-  bits = Up ? __shfl_up_sync(0xffffffffu, bits, static_cast<unsigned>(lanes))
-            : __shfl_down_sync(0xffffffffu, bits, static_cast<unsigned>(lanes));
-  std::memcpy(&value, &bits, sizeof(T));
-  return value;
 }
 
 // Stores the Strip results of a strip at `first`, column `col` of a row of `cols`: one 16-byte
@@ -123,8 +109,8 @@ SMEMTILE_DEVICE void star_strips_2d(TileRef<T, Layout> tile, Coord origin, Op& o
         // Column col - d is element (strip - d) mod strip of the strip `lanes` to the left; col +
         // strip - 1 + d element (d - 1) mod strip of the one `lanes` to the right.
         const int lanes = (d + strip - 1) / strip, left_e = lanes * strip - d, right_e = d - 1 - (lanes - 1) * strip;
-        T left = shuffle_lanes<true>(window[Radius][left_e], lanes);
-        T right = shuffle_lanes<false>(window[Radius][right_e], lanes);
+        T left = shuffle_lanes<true>(0xffffffffu, window[Radius][left_e], lanes);
+        T right = shuffle_lanes<false>(0xffffffffu, window[Radius][right_e], lanes);
         if (lane < lanes) left = tile(r, col - d);
         if (lane >= 32 - lanes) right = tile(r, col + strip - 1 + d);
         row[side - d] = left;
