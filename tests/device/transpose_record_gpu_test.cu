@@ -170,9 +170,11 @@ TileBatchCase tile_batch_case(std::mt19937& rng, int elem_bytes, int elem_align)
   const bool spoiled = (c.in_shift | c.out_shift) % 16 != 0 || c.stride_in != static_cast<long long>(c.rows) * c.cols ||
                        c.ld_out != c.rows;
   if (elem_bytes <= 8 && !spoiled) return {c, static_cast<int>(TransposeAlgorithm::small_batch_registers)};
-  // dense (only a pointer moved) with the output aligned to the element's size: the staged batch
+  // dense (only a pointer moved) with the output aligned to the element's size: the staged batch,
+  // except 8-byte elements in rows of a multiple of 32 (small_batch_staged_slower)
   const bool dense = c.stride_in == static_cast<long long>(c.rows) * c.cols && c.ld_out == c.rows;
-  if (dense && c.out_shift % elem_bytes == 0 && c.rows * c.cols * elem_bytes <= smemtile::transpose_record_tile_bytes)
+  if (dense && c.out_shift % elem_bytes == 0 && c.rows * c.cols * elem_bytes <= smemtile::transpose_record_tile_bytes &&
+      !(elem_bytes == 8 && c.cols % 32 == 0))
     return {c, static_cast<int>(TransposeAlgorithm::small_batch_staged)};
   // 64 x 64 doubles (spoiled) do not fit a record tile: the large tiles, not asserted
   const bool record_tile = smemtile::small_matrix_fits(c.rows, c.cols, elem_bytes);
@@ -197,7 +199,10 @@ TileBatchCase staged_batch_case(std::mt19937& rng, int elem_bytes, int elem_alig
   c.out_shift = uniform(rng, 0, std::max(1, 16 / elem_bytes) - 1) * elem_bytes;
   const bool tiles = elem_bytes <= 8 && smemtile::batch_tiles_fit(c.rows, c.cols, elem_bytes) &&
                      (c.in_shift | c.out_shift) % 16 == 0;
-  return {c, static_cast<int>(tiles ? TransposeAlgorithm::small_batch_registers : TransposeAlgorithm::small_batch_staged)};
+  if (tiles) return {c, static_cast<int>(TransposeAlgorithm::small_batch_registers)};
+  if (elem_bytes == 8 && c.cols % 32 == 0)  // small_batch_staged_slower: small_batch, or the large tiles (not asserted)
+    return {c, smemtile::small_matrix_fits(c.rows, c.cols, 8) ? static_cast<int>(TransposeAlgorithm::small_batch) : -1};
+  return {c, static_cast<int>(TransposeAlgorithm::small_batch_staged)};
 }
 
 template <class T>

@@ -257,10 +257,18 @@ SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_apply(const TransposeSele
          in.out_address % static_cast<unsigned long long>(in.elem_bytes) == 0;
 }
 
+/// Where small_batch_staged measured slower than what the call took before it: 8-byte elements in
+/// rows of a multiple of 32 (every lane of the gather on one bank group; H200, one run, 2^16 x 32x32
+/// doubles off 16 bytes: 71.7% of cudaMemcpy against small_batch's 77.1%; 64 x 64: 71.5% against
+/// the padded tiles' 84.3% in an earlier run).
+SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_slower(const TransposeSelectionInput& in) {
+  return in.elem_bytes == 8 && in.cols % 32 == 0;
+}
+
 /// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
 /// transpose_small_max) small_batch_registers where small_batch_registers_apply (a stage of
 /// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
-/// small_batch_staged_apply (a dense batch), else small_batch where a matrix fits its record
+/// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
@@ -272,7 +280,7 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
       small_batch_registers_apply(in, transpose_record_tile_bytes))
     return TransposeAlgorithm::small_batch_registers;
   if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
-      small_batch_staged_apply(in, transpose_record_tile_bytes))
+      small_batch_staged_apply(in, transpose_record_tile_bytes) && !small_batch_staged_slower(in))
     return TransposeAlgorithm::small_batch_staged;
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
   if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
