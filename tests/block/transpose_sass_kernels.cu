@@ -80,4 +80,12 @@ template __global__ void transpose_narrow_registers_kernel<
 template __global__ void transpose_narrow_registers_kernel<
     DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 8>::type, HalfBits>(
     const HalfBits*, HalfBits*, int, int, int, long long, long long, int, bool);
+
+// small_batch_staged, floats and bytes: whole chunks staged by 16-byte cp.async, the partial chunks at
+// a run's ends by read-only global loads and shared stores, the stage gathered from the shared window
+// and the pieces stored whole (16 bytes for floats, 8 for bytes).
+template __global__ void transpose_batch_staged_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::small_batch_staged>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, int, TransposedRunGeometry);
+template __global__ void transpose_batch_staged_kernel<DefaultTransposePolicy<1, TransposeAlgorithm::small_batch_staged>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, TransposedRunGeometry);
 }  // namespace smemtile::detail

@@ -36,14 +36,16 @@ namespace detail {
 template <class T>
 using StagedWord = typename VectorOf<(alignof(T) < 8 ? static_cast<int>(alignof(T)) : 8)>::type;
 
-// The part of 16-byte chunk q inside stage bytes [begin, end), copied in words of T's alignment.
+// The part of 16-byte chunk q inside stage bytes [begin, end), copied in words of T's alignment:
+// read through the read-only path (__ldg, an LDG: a plain dereference of a pointer the compiler
+// cannot place compiles to a generic LD), stored to the shared window (STS).
 template <class T>
 SMEMTILE_DEVICE void stage_partial_chunk(const unsigned char* chunks, unsigned char* stage, int q, int begin, int end) {
   using Word = StagedWord<T>;
   const int from = q * 16 > begin ? q * 16 : begin;
   const int to = q * 16 + 16 < end ? q * 16 + 16 : end;
   for (int b = from; b < to; b += static_cast<int>(sizeof(Word)))
-    *reinterpret_cast<Word*>(stage + b) = *reinterpret_cast<const Word*>(chunks + b);
+    *reinterpret_cast<Word*>(stage + b) = __ldg(reinterpret_cast<const Word*>(chunks + b));
 }
 
 }  // namespace detail
