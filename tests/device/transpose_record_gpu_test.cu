@@ -386,6 +386,33 @@ TEST_CASE("device_transpose small_batch_staged: every element size, dense batche
   run_staged_batches<float4>(80);
 }
 
+// Fills in[offset_in ..] with a batch of rows x cols matrices (values varying with the position), poisons out, runs
+// `transpose` and checks every transposed element at out[offset_out ..] (the element before and after
+// keep the poison).
+template <class Launch>
+void check_dense_batch_run(DeviceBuffer<unsigned short>& in, DeviceBuffer<unsigned short>& out, int offset_in,
+                           int offset_out, int rows, int cols, int batch, Launch transpose) {
+  std::vector<unsigned short> host(in.size());
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<unsigned short>(i * 7 + 1);
+  in.upload(host);
+  out.poison();
+  CHECK(transpose(in.get() + offset_in, out.get() + offset_out).error == cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  const std::vector<unsigned short> got = out.download();
+  unsigned short poison;
+  std::memset(&poison, poison_byte, sizeof poison);
+  const long long matrix = static_cast<long long>(rows) * cols;
+  long long wrong = 0;
+  for (long long m = 0; m < batch; ++m)
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        wrong += got[offset_out + m * matrix + static_cast<long long>(c) * rows + r] !=
+                 host[offset_in + m * matrix + static_cast<long long>(r) * cols + c];
+  CHECK(wrong == 0);
+  CHECK(got[offset_out - 1] == poison);
+  CHECK(got[offset_out + batch * matrix] == poison);
+}
+
 TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batch it cannot move",
           "[transpose][device][records][batch]") {
   using Staged = smemtile::DefaultTransposePolicy<2, TransposeAlgorithm::small_batch_staged>::type;  // 32 KB
@@ -394,9 +421,9 @@ TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batc
     INFO(s.message);
     return s.error == cudaErrorInvalidValue && s.message.find("small_batch_staged policy") != std::string::npos;
   };
-  CHECK(smemtile::device_transpose(Staged{}, in.get() + 1, out.get() + 3, 33, 31, 31, 33, 100, 1023, 1023).error ==
-        cudaSuccess);
-  REQUIRE_CUDA(cudaDeviceSynchronize());
+  check_dense_batch_run(in, out, 1, 3, 33, 31, 100, [](const unsigned short* i, unsigned short* o) {
+    return smemtile::device_transpose(Staged{}, i, o, 33, 31, 31, 33, 100, 1023, 1023);
+  });
   CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 33, 31, 31, 33, 10, 1030, 1023)));  // a gap
   CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 33, 31, 32, 33, 10, 1056, 1023)));  // pitch
   CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 8, 4096, 4096, 8, 1, 0, 0)));  // 64 KB
@@ -406,13 +433,14 @@ TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batc
 TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a batch it cannot move",
           "[transpose][device][records][batch]") {
   using Tiles = smemtile::TransposePolicy<TransposeAlgorithm::small_batch_registers, 64, 64, 0, 6, false>;  // 16 KB
-  DeviceBuffer<unsigned short> in(16 * 16 * 100 + 8), out(16 * 16 * 100 + 8);
+  DeviceBuffer<unsigned short> in(16 * 16 * 100 + 16), out(16 * 16 * 100 + 16);
   const auto refused = [](smemtile::LaunchStatus s) {
     INFO(s.message);
     return s.error == cudaErrorInvalidValue && s.message.find("small_batch_registers policy") != std::string::npos;
   };
-  CHECK(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 16, 16, 16, 16, 100, 256, 256).error == cudaSuccess);
-  REQUIRE_CUDA(cudaDeviceSynchronize());
+  check_dense_batch_run(in, out, 0, 8, 16, 16, 100, [](const unsigned short* i, unsigned short* o) {
+    return smemtile::device_transpose(Tiles{}, i, o, 16, 16, 16, 16, 100, 256, 256);
+  });
   CHECK(refused(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 12, 16, 16, 12, 10, 192, 192)));  // 12 rows
   CHECK(refused(smemtile::device_transpose(Tiles{}, in.get() + 1, out.get(), 16, 16, 16, 16, 10, 256, 256)));
   CHECK(refused(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 16, 16, 16, 16, 10, 260, 256)));  // a gap
