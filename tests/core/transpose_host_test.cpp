@@ -682,6 +682,26 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
 }
 
+TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-of-two records, else 32 KB",
+          "[transpose][policy][records]") {
+  using smemtile::narrow_record_tile_bytes;
+  for (int e : {1, 2, 4, 8, 12, 16})
+    for (int k = 1; k <= 40; ++k) {
+      const bool power_of_two = k >= 2 && (k & (k - 1)) == 0;
+      const int expected = e == 16 && power_of_two ? (k == 2 ? 24 * 1024 : 20 * 1024) : 32 * 1024;
+      INFO("e " << e << " k " << k);
+      CHECK(narrow_record_tile_bytes(e, k) == expected);
+    }
+  // The policies for those tiles hold whole 32-element rows of 16-byte elements, 4 blocks per SM.
+  using P20 = smemtile::NarrowRecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 20 * 1024>::type;
+  using P24 = smemtile::NarrowRecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_cols, 24 * 1024>::type;
+  STATIC_REQUIRE(P20::rows * P20::cols * 16 == 20 * 1024);
+  STATIC_REQUIRE(P24::rows * P24::cols * 16 == 24 * 1024);
+  STATIC_REQUIRE(P24::algorithm == smemtile::TransposeAlgorithm::narrow_cols);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P20, 16>::ok);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P24, 16>::ok);
+}
+
 TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligned, one full block", "[transpose][policy][records]") {
   using smemtile::TransposeSelectionInput;
   const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned

@@ -185,6 +185,28 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   }
 }
 
+// A narrow record Algorithm (narrow_rows, narrow_cols) with the record tile narrow_record_tile_bytes
+// gives for the narrow extent k, launched.
+template <TransposeAlgorithm Algorithm, class Bits>
+LaunchStatus launch_narrow_records(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                   int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  if constexpr (E == 16) {
+    switch (narrow_record_tile_bytes(E, k)) {
+      case 20 * 1024:
+        return launch_transpose<typename NarrowRecordTransposePolicy<E, Algorithm, 20 * 1024>::type>(
+            in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      case 24 * 1024:
+        return launch_transpose<typename NarrowRecordTransposePolicy<E, Algorithm, 24 * 1024>::type>(
+            in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      default:
+        break;
+    }
+  }
+  return launch_transpose<typename DefaultTransposePolicy<E, Algorithm>::type>(in, out, rows, cols, ld_in, ld_out,
+                                                                             batch, stride_in, stride_out, stream);
+}
+
 // The selected policy (select_transpose_algorithm) launched.
 template <class Bits>
 LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
@@ -205,11 +227,11 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_staged>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows:
-      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_rows>::type>(
-          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      return launch_narrow_records<TransposeAlgorithm::narrow_rows>(cols, in, out, rows, cols, ld_in, ld_out, batch,
+                                                                     stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_cols:
-      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_cols>::type>(
-          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      return launch_narrow_records<TransposeAlgorithm::narrow_cols>(rows, in, out, rows, cols, ld_in, ld_out, batch,
+                                                                     stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows_registers:
       if constexpr (E <= 8)
         return dispatch_narrow_registers<TransposeAlgorithm::narrow_rows_registers>(
