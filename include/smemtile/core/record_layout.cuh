@@ -155,14 +155,17 @@ struct FastDivmod {
     while ((1ull << shift) < d) ++shift;
     multiplier = d == 0 ? 0u : static_cast<unsigned>(((1ull << 32) * ((1ull << shift) - d)) / d + 1);
   }
+  /// The high 32 bits of n m (the one multiplication both divisions share).
+  SMEMTILE_HOST_DEVICE constexpr unsigned high(unsigned n) const {
+#if defined(__CUDA_ARCH__)
+    return __umulhi(n, multiplier);
+#else
+    return static_cast<unsigned>((static_cast<unsigned long long>(n) * multiplier) >> 32);
+#endif
+  }
   /// n / d.
   SMEMTILE_HOST_DEVICE constexpr unsigned div(unsigned n) const {
-#if defined(__CUDA_ARCH__)
-    const unsigned long long hi = __umulhi(n, multiplier);
-#else
-    const unsigned long long hi = (static_cast<unsigned long long>(n) * multiplier) >> 32;
-#endif
-    return static_cast<unsigned>((hi + n) >> shift);
+    return static_cast<unsigned>((static_cast<unsigned long long>(high(n)) + n) >> shift);
   }
   /// n / d, with n % d in `rem`.
   SMEMTILE_HOST_DEVICE constexpr unsigned divmod(unsigned n, unsigned& rem) const {
@@ -171,14 +174,7 @@ struct FastDivmod {
     return q;
   }
   /// n / d for n < 2^31: the sum of the high product and n fits 32 bits, so no 64-bit shift.
-  SMEMTILE_HOST_DEVICE constexpr unsigned div_small(unsigned n) const {
-#if defined(__CUDA_ARCH__)
-    const unsigned hi = __umulhi(n, multiplier);
-#else
-    const unsigned hi = static_cast<unsigned>((static_cast<unsigned long long>(n) * multiplier) >> 32);
-#endif
-    return (hi + n) >> shift;
-  }
+  SMEMTILE_HOST_DEVICE constexpr unsigned div_small(unsigned n) const { return (high(n) + n) >> shift; }
   /// div_small, with n % d in `rem`.
   SMEMTILE_HOST_DEVICE constexpr unsigned divmod_small(unsigned n, unsigned& rem) const {
     const unsigned q = div_small(n);
