@@ -63,7 +63,9 @@ const std::vector<std::string> kNarrowBatchShapes = {
     // N not a multiple of 16 bytes' worth of elements: channel rows off 16 bytes (outside the issue's matrix)
     "3x16777213", "16777213x3", "8x16777213", "16777213x8",
     // batches of matrices that are not whole register tiles for some element sizes (small_batch_staged)
-    "1048576x5x7", "327680x12x10", "16384x63x57"};
+    "1048576x5x7", "327680x12x10", "16384x63x57",
+    // narrow sides above the register algorithms' 8 (the record algorithms for every element size)
+    "12x4194304", "4194304x12", "16x4194304", "4194304x16", "32x2097152", "2097152x32"};
 
 // Issue 21's batch shapes alone (the record algorithm's comparison).
 const std::vector<std::string> kBatchShapes = {"1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31",
