@@ -693,8 +693,8 @@ TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-
       CHECK(narrow_record_tile_bytes(e, k) == expected);
     }
   // The policies for those tiles hold whole 32-element rows of 16-byte elements, 4 blocks per SM.
-  using P20 = smemtile::NarrowRecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 20 * 1024>::type;
-  using P24 = smemtile::NarrowRecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_cols, 24 * 1024>::type;
+  using P20 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 20 * 1024>::type;
+  using P24 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_cols, 24 * 1024>::type;
   STATIC_REQUIRE(P20::rows * P20::cols * 16 == 20 * 1024);
   STATIC_REQUIRE(P24::rows * P24::cols * 16 == 24 * 1024);
   STATIC_REQUIRE(P24::algorithm == smemtile::TransposeAlgorithm::narrow_cols);

@@ -191,13 +191,13 @@ template <TransposeAlgorithm Algorithm, class Bits>
 LaunchStatus launch_narrow_records(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
                                    int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
-  if constexpr (E == 16) {
+  if constexpr (E == 16) {  // the only size with other tiles: no further kernels for the others
     switch (narrow_record_tile_bytes(E, k)) {
       case 20 * 1024:
-        return launch_transpose<typename NarrowRecordTransposePolicy<E, Algorithm, 20 * 1024>::type>(
+        return launch_transpose<typename RecordTransposePolicy<E, Algorithm, 20 * 1024>::type>(
             in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       case 24 * 1024:
-        return launch_transpose<typename NarrowRecordTransposePolicy<E, Algorithm, 24 * 1024>::type>(
+        return launch_transpose<typename RecordTransposePolicy<E, Algorithm, 24 * 1024>::type>(
             in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       default:
         break;

@@ -328,37 +328,29 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
                                ElemBytes <= 2 && Shape::cols * ElemBytes <= 128>;
 };
 
-/// The record algorithms (narrow_rows, narrow_cols, small_batch): a RecordTile of
-/// transpose_record_tile_bytes (Rows x Cols = 32 KB / ElemBytes elements), 256 threads, 4 blocks per
+/// A record algorithm's policy (narrow_rows, narrow_cols, small_batch) with a RecordTile of TileBytes
+/// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per
 /// multiprocessor asked of the register allocator (not yet measured).
-template <int ElemBytes, TransposeAlgorithm Algorithm>
-struct DefaultRecordTransposePolicy {
-  static_assert(is_record_transpose(Algorithm), "smemtile::DefaultRecordTransposePolicy: a record algorithm");
+template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
+struct RecordTransposePolicy {
+  static_assert(is_record_transpose(Algorithm), "smemtile::RecordTransposePolicy: a record algorithm");
   /// the policy
-  using type = TransposePolicy<Algorithm, transpose_record_tile_bytes / ElemBytes / 32, 32, 0, 4, false>;
+  using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, 4, false>;
 };
+/// The record algorithms' default: a record tile of transpose_record_tile_bytes.
+template <int ElemBytes, TransposeAlgorithm Algorithm>
+struct DefaultRecordTransposePolicy : RecordTransposePolicy<ElemBytes, Algorithm, transpose_record_tile_bytes> {};
+
 /// The record tile narrow_rows / narrow_cols take for a narrow extent k (cols / rows):
 /// transpose_record_tile_bytes, but for 16-byte elements with k a power of two: 24 KB for k = 2,
-/// 20 KB from k = 4. Measured on an H100 and an H200, one run each, both directions, k = 1..32 at
-/// 256 MiB, tiles of 18 to 32 KB, % of cudaMemcpy (docs/tuning.md, "narrow record tiles"): at 32 KB
-/// the H200 moved k = 2, 4, 8, 16, 32 at 86-92% (the H100 96-99%); with these tiles 93.3-99.5% on both.
+/// 20 KB from k = 4 (device_transpose runs RecordTransposePolicy with it). Measured on an H100 and an
+/// H200, one run each, both directions, k = 1..32 at 256 MiB, tiles of 18 to 32 KB, % of cudaMemcpy
+/// (docs/tuning.md, "narrow record tiles"): at 32 KB the H200 moved k = 2, 4, 8, 16, 32 at 86-92%
+/// (the H100 96-99%); with these tiles 93.3-99.5% on both.
 SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes, int k) {
   if (elem_bytes != 16 || k < 2 || (k & (k - 1)) != 0) return transpose_record_tile_bytes;
   return k == 2 ? 24 * 1024 : 20 * 1024;
 }
-
-/// A narrow record policy (narrow_rows or narrow_cols) with a record tile of TileBytes, as
-/// DefaultRecordTransposePolicy otherwise; what device_transpose runs where narrow_record_tile_bytes
-/// is not transpose_record_tile_bytes.
-template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
-struct NarrowRecordTransposePolicy {
-  static_assert(Algorithm == TransposeAlgorithm::narrow_rows || Algorithm == TransposeAlgorithm::narrow_cols,
-                "smemtile::NarrowRecordTransposePolicy: narrow_rows or narrow_cols");
-  static_assert(TileBytes % (ElemBytes * 32) == 0,
-                "smemtile::NarrowRecordTransposePolicy: TileBytes must be whole rows of 32 elements");
-  /// the policy
-  using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, 4, false>;
-};
 
 /// narrow_rows' default policy.
 template <int ElemBytes>
