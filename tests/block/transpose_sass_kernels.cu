@@ -88,4 +88,12 @@ template __global__ void transpose_batch_staged_kernel<DefaultTransposePolicy<4,
     const FloatBits*, FloatBits*, int, int, TransposedRunGeometry);
 template __global__ void transpose_batch_staged_kernel<DefaultTransposePolicy<1, TransposeAlgorithm::small_batch_staged>::type, ByteBits>(
     const ByteBits*, ByteBits*, int, int, TransposedRunGeometry);
+
+// realigned_rows, bytes and halves: rows staged by 16-byte cp.async (the chunks reaching outside the
+// matrix by read-only loads), read back 8 bytes at a time from the shared window, output chunks
+// completed by shuffles and stored 16 bytes at a time (edge rows element by element).
+template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<1, TransposeAlgorithm::realigned_rows>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
+template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<2, TransposeAlgorithm::realigned_rows>::type, HalfBits>(
+    const HalfBits*, HalfBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
 }  // namespace smemtile::detail

@@ -660,7 +660,7 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
     CHECK(select(65536, 1024, 1, e) == large);
     CHECK(select(1024, 65536, 1, e) == large);
     CHECK(select(8191, 8193, 1, e) ==
-          (e == 1 ? A::word_blocks : e >= 8 || (8191 * e) % 16 != 0 ? A::padded_elements : A::register_blocks));
+          (e <= 2 ? A::realigned_rows : e >= 8 || (8191 * e) % 16 != 0 ? A::padded_elements : A::register_blocks));
   }
   // the narrow threshold: 32 is narrow, 33 and more take the large tiles; 65 rows are not small
   CHECK(select(100000, 32, 1, 4) == A::narrow_rows);
@@ -679,7 +679,77 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(100001, 3, 1, 4) == A::narrow_rows_registers);  // channel rows off 16 bytes: aligned windows
   CHECK(select(100001, 3, 1, 4, 0, 100001) == A::narrow_rows_registers);
   CHECK(select(8192, 8192, 1, 4, 4) == A::padded_elements);
-  CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::word_blocks);
+  CHECK(select(8192, 8192, 1, 1, 0, 8193) == A::realigned_rows);
+  CHECK(select(8192, 8192, 1, 2, 2) == A::realigned_rows);  // out off 16 bytes
+  CHECK(select(8192, 8192, 1, 2) == A::register_blocks);
+  // realigned_rows from one tile's rows (496 bytes, 248 halves) down; shorter ones keep the word
+  // blocks (bytes) and the padded tiles (halves)
+  CHECK(select(496, 8192, 1, 1, 0, 497) == A::realigned_rows);
+  CHECK(select(495, 8192, 1, 1, 0, 497) == A::word_blocks);
+  CHECK(select(248, 8192, 1, 2, 0, 249) == A::realigned_rows);
+  CHECK(select(247, 8192, 1, 2, 0, 249) == A::padded_elements);
+  CHECK(select(8191, 8193, 1, 4) == A::padded_elements);  // 4-byte elements keep the padded tiles
+}
+
+TEST_CASE("RealignedRowsShape: the tiles of realigned_rows and their invariants", "[transpose][policy][realigned]") {
+  using S1 = smemtile::RealignedRowsShape<1, 16>;
+  STATIC_REQUIRE((S1::lane_rows == 16 && S1::stage_rows == 512 && S1::owned_rows == 496 && S1::cols == 128));
+  STATIC_REQUIRE((S1::chunks == 9 && S1::row_bytes == 144 && S1::stage_bytes == 73728 && S1::threads == 512));
+  STATIC_REQUIRE((S1::rows_per_pass == 3 && S1::pass_rows == 48 && S1::passes == 11));
+  using S2 = smemtile::RealignedRowsShape<2, 16>;
+  STATIC_REQUIRE((S2::lane_rows == 8 && S2::stage_rows == 256 && S2::owned_rows == 248 && S2::chunks == 17));
+  STATIC_REQUIRE((S2::row_bytes == 272 && S2::stage_bytes == 69632 && S2::rows_per_pass == 1 && S2::passes == 16));
+  using S8 = smemtile::RealignedRowsShape<1, 8>;  // 6 rows of 5 chunks per warp and pass
+  STATIC_REQUIRE((S8::chunks == 5 && S8::row_bytes == 80 && S8::rows_per_pass == 6 && S8::pass_rows == 48));
+  STATIC_REQUIRE(smemtile::realigned_rows_per_pass(9, 8, 16) == 2);  // 3 rows x 8 warps is no whole group
+  STATIC_REQUIRE(smemtile::realigned_rows_per_pass(3, 1, 16) == 0);
+  // the staged rows: a permutation, a lane's rows 32 apart
+  std::vector<int> seen(S1::stage_rows, 0);
+  for (int r = 0; r < S1::stage_rows; ++r) ++seen[S1::stage_row(r)];
+  CHECK(std::count(seen.begin(), seen.end(), 1) == S1::stage_rows);
+  CHECK(S1::stage_row(16 * 5 + 3) == 3 * 32 + 5);
+  // a staged row is an odd number of granules: 32 consecutive rows start on all 8 granule positions
+  for (int bytes : {S1::row_bytes, S2::row_bytes, S8::row_bytes}) {
+    std::vector<int> position(8, 0);
+    for (int lane = 0; lane < 32; ++lane) ++position[(lane * bytes / 16) % 8];
+    CHECK(std::count(position.begin(), position.end(), 4) == 8);
+  }
+  using P1 = DefaultTranspose<1, smemtile::TransposeAlgorithm::realigned_rows>;
+  using P2 = DefaultTranspose<2, smemtile::TransposeAlgorithm::realigned_rows>;
+  STATIC_REQUIRE((P1::rows == 512 && P1::cols == 128 && P1::threads == 512 && P1::min_blocks == 2));
+  STATIC_REQUIRE((P2::rows == 256 && P2::cols == 128 && P2::threads == 512));
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P1, 1>::ok && smemtile::TransposePolicyCheck<P2, 2>::ok);
+  STATIC_REQUIRE((smemtile::realigned_rows_apply(496, 1) && !smemtile::realigned_rows_apply(495, 1) &&
+                  smemtile::realigned_rows_apply(248, 2) && !smemtile::realigned_rows_apply(100000, 4)));
+  STATIC_REQUIRE((smemtile::bytes_to_chunk_boundary(0x1000) == 0 && smemtile::bytes_to_chunk_boundary(0x1001) == 15 &&
+                  smemtile::bytes_to_chunk_boundary(0x100f) == 1));
+}
+
+// Every output row is written exactly once by the tiles down it: the first tile's head (rows before
+// the first chunk boundary) and lanes 0..30 of each tile, whatever the row's phase and length; and
+// each lane's chunk lies within the rows its tile staged (its own and the next lane's).
+TEST_CASE("realigned_chunk_row: the tiles down an output row write each row once", "[transpose][policy][realigned]") {
+  for (int e : {1, 2}) {
+    const int lane_rows = 16 / e, owned = 31 * lane_rows, staged = 32 * lane_rows;
+    for (int rows : {1, 7, 15, 16, 17, owned - 1, owned, owned + 1, staged, 2 * owned + 3, 5000}) {
+      for (int d = 0; d < 16; d += e) {
+        INFO("e " << e << " rows " << rows << " d " << d);
+        std::vector<int> written(rows, 0);
+        const int tiles = (rows + owned - 1) / owned;
+        for (int t = 0; t < tiles; ++t) {
+          const int r0 = t * owned;
+          if (t == 0)
+            for (int r = 0; r < d / e && r < rows; ++r) ++written[r];
+          for (int lane = 0; lane < 31; ++lane) {
+            const int first = smemtile::realigned_chunk_row(d, lane, e);
+            CHECK(first + lane_rows <= staged);
+            for (int r = r0 + first; r < r0 + first + lane_rows && r < rows; ++r) ++written[r];
+          }
+        }
+        CHECK(std::count(written.begin(), written.end(), 1) == rows);
+      }
+    }
+  }
 }
 
 TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-of-two records, else 32 KB",

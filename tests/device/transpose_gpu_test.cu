@@ -360,6 +360,60 @@ TEST_CASE("device_transpose: folded grids (over 65535 matrices, over 65535 tile 
   check_transpose_case<float4>(row, rng);
 }
 
+// realigned_rows (odd pitches of bytes and halves, tiles of 496 / 248 rows): random shapes around
+// the tiles (one tile down or several, the last one short, edge tile columns), odd and padded
+// pitches, pointers off by 1..15 bytes, batches with gaps; each through the default policy forced
+// (any shape, so the checked edge paths too), an 8-warp policy, and the selection.
+template <class T>
+void run_realigned_transposes(int cases) {
+  constexpr int E = static_cast<int>(sizeof(T));
+  using A = smemtile::TransposeAlgorithm;
+  using Default = typename smemtile::DefaultTransposePolicy<E, A::realigned_rows>::type;
+  using Narrow = smemtile::TransposePolicy<A::realigned_rows, 512 / E, 64, 0, 3, false, 256>;
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  const int tile = 31 * 16 / E;  // rows a tile writes
+  for (int i = 0; i < cases; ++i) {
+    INFO("case " << i);
+    TransposeCase c{};
+    const int kind = i % 4;
+    c.rows = kind == 0 ? uniform(rng, 1, 2 * tile) : kind == 1 ? tile * uniform(rng, 1, 4) + uniform(rng, -17, 17)
+                                                                : uniform(rng, tile, 3000 / E);
+    c.rows = std::max(1, c.rows);
+    c.cols = kind == 3 ? uniform(rng, 1, 40) : uniform(rng, 33, 700 / E);
+    c.ld_in = c.cols + (uniform(rng, 0, 2) == 0 ? 0 : uniform(rng, 1, 37));
+    c.ld_out = c.rows + (uniform(rng, 0, 3) == 0 ? 0 : uniform(rng, 1, 37));
+    const long long span_in = smemtile::matrix_span(c.rows, c.cols, c.ld_in);
+    const long long span_out = smemtile::matrix_span(c.cols, c.rows, c.ld_out);
+    c.batch = uniform(rng, 0, 2) == 0 ? uniform(rng, 2, 3) : 1;
+    c.stride_in = span_in + uniform(rng, 0, 9);
+    c.stride_out = span_out + uniform(rng, 0, 9);
+    c.in_pre = static_cast<std::size_t>(uniform(rng, 0, 15 / E) * E);
+    c.out_pre = static_cast<std::size_t>((16 + uniform(rng, 0, 15 / E)) * E);
+    c.out_post = static_cast<std::size_t>(16 * E);
+    c.simple = false;
+    check_transpose_case<T, Default>(c, rng);
+    if (i % 3 == 0) check_transpose_case<T, Narrow>(c, rng);
+    check_transpose_case<T>(c, rng);
+  }
+}
+
+TEST_CASE("device_transpose: realigned_rows moves bytes at any pitch and phase", "[transpose][device][realigned]") {
+  run_realigned_transposes<unsigned char>(60);
+}
+
+TEST_CASE("device_transpose: realigned_rows moves halves at any pitch and phase", "[transpose][device][realigned]") {
+  run_realigned_transposes<__half>(60);
+}
+
+TEST_CASE("device_transpose: the issue's odd shape (8191 x 8193) of bytes and halves, selected", "[transpose][device][realigned]") {
+  std::mt19937 rng(smemtile_test::fresh_seed());
+  const TransposeCase c{8191, 8193, 8193, 8191, 1, 0, 0, 0, 16 * 2, 16 * 2, false};
+  check_transpose_case<unsigned char>(c, rng);
+  check_transpose_case<unsigned short>(c, rng);
+}
+
 // ---- empty and invalid calls --------------------------------------------------------------------------
 
 TEST_CASE("device_transpose: a caller's policy transposes (and register blocks refuse unaligned rows)",

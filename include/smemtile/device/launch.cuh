@@ -137,7 +137,7 @@ template <auto Kernel>
 LaunchStatus raise_dynamic_shared(const DeviceLimits& device, long long bytes, const char* who) {
   if (bytes > device.shared_per_block_optin)
     return failed_launch(cudaErrorInvalidConfiguration,
-                         std::string(who) + ": this radius and element size need " + std::to_string(bytes) +
+                         std::string(who) + ": this kernel needs " + std::to_string(bytes) +
                              " bytes of shared memory per block; this GPU allows " +
                              std::to_string(device.shared_per_block_optin));
   static std::atomic<long long> raised[cached_devices];  // zero-initialized: nothing raised yet

@@ -12,6 +12,7 @@
 #include "../kernels/transpose_narrow_registers.cuh"  // transpose_narrow_registers_kernel
 #include "../kernels/transpose_batch_registers.cuh"   // transpose_batch_registers_kernel
 #include "../kernels/transpose_batch_staged.cuh"      // transpose_batch_staged_kernel
+#include "../kernels/transpose_realigned.cuh"         // transpose_realigned_kernel
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
 #include "../tuning/transpose_policy.cuh"    // the policies and the selector
 
@@ -140,6 +141,41 @@ LaunchStatus launch_transpose_batch_staged(const Bits* in, Bits* out, int rows, 
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
+// Launches transpose_realigned_kernel with a realigned_rows Policy: one tall tile per block and
+// matrix, its stage in dynamic shared memory (the limit raised once per device).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                                        long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  static_assert(TransposePolicyCheck<Policy, E>::ok, "");
+  static_assert(alignof(Bits) == E, "smemtile::device_transpose: realigned_rows needs elements aligned to their size "
+                                    "(its chunk boundaries must fall between elements)");
+  using Shape = RealignedRowsShape<E, Policy::cols / 8>;
+  constexpr auto kernel = transpose_realigned_kernel<Policy, Bits>;
+  const int tiles_across = (cols + Shape::cols - 1) / Shape::cols;
+  const int tiles_down = (rows + Shape::owned_rows - 1) / Shape::owned_rows;
+  const TransposeGrid grid = transpose_grid(tiles_down, tiles_across, batch);
+  if (grid.x == 0)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more tile columns x matrices than "
+                                                "one grid holds (65535^2)");
+  DeviceLimits limits;
+  LaunchStatus status = device_limits(&limits, "smemtile::device_transpose");
+  if (status) status = raise_dynamic_shared<kernel>(limits, Shape::stage_bytes, "smemtile::device_transpose");
+  if (!status) return status;
+  kernel<<<dim3(grid.x, grid.y, grid.z), Policy::threads, Shape::stage_bytes, stream>>>(
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, grid, tiles_across);
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
+// Whether this device gives a block the shared memory of Policy's realigned_rows stage (Turing
+// allows 64 KB per block; the default stages are 69.6 and 73.7 KB).
+template <class Policy, int E>
+bool realigned_stage_fits() {
+  DeviceLimits limits;
+  return device_limits(&limits, "smemtile::device_transpose") &&
+         limits.shared_per_block_optin >= RealignedRowsShape<E, Policy::cols / 8>::stage_bytes;
+}
+
 // The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
 // launched.
 template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
@@ -171,6 +207,8 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   } else if constexpr (is_narrow_register_transpose(Policy::algorithm)) {
     return launch_transpose_narrow_registers<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
                                                      stream);
+  } else if constexpr (Policy::algorithm == TransposeAlgorithm::realigned_rows) {
+    return launch_transpose_realigned<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
   } else {
   static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
   const int tiles_across = (cols + Policy::cols - 1) / Policy::cols;
@@ -241,6 +279,13 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       if constexpr (E <= 8)
         return dispatch_narrow_registers<TransposeAlgorithm::narrow_cols_registers>(
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      break;
+    case TransposeAlgorithm::realigned_rows:  // where the stage fits; else the tiles below
+      if constexpr (E <= 2 && alignof(Bits) == E) {
+        using Policy = typename DefaultTransposePolicy<E, TransposeAlgorithm::realigned_rows>::type;
+        if (realigned_stage_fits<Policy, E>())
+          return launch_transpose<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      }
       break;
     default:
       break;

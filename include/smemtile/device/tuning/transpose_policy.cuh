@@ -11,8 +11,9 @@
 #include <type_traits>  // std::false_type
 
 #include "../../config.cuh"              // SMEMTILE_HOST_DEVICE
-#include "../../core/batch_layout.cuh"   // batch_tiles_fit
-#include "../../core/record_layout.cuh"  // record_pitch, record_capacity
+#include "../../core/batch_layout.cuh"      // batch_tiles_fit
+#include "../../core/realigned_layout.cuh"  // RealignedRowsShape
+#include "../../core/record_layout.cuh"     // record_pitch, record_capacity
 
 namespace smemtile {
 
@@ -27,7 +28,8 @@ enum class TransposeAlgorithm {
   narrow_rows_registers,  ///< N x K -> K x N, K <= transpose_register_narrow_max a compile-time Cols: records split in registers
   narrow_cols_registers,  ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
   small_batch_registers,  ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
-  small_batch_staged      ///< several whole small matrices of any shape per block, staged flat, output pieces gathered
+  small_batch_staged,     ///< several whole small matrices of any shape per block, staged flat, output pieces gathered
+  realigned_rows          ///< tall tiles of rows at any 16-byte phase (1- and 2-byte elements): aligned 16-byte accesses on both sides, realigned in registers
 };
 
 /// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
@@ -119,9 +121,9 @@ struct TransposePolicy {
   static constexpr int columns_together = Fetch256 ? 2 : 1;   ///< tile columns going down side by side
   static constexpr int threads = Threads;                     ///< threads per block
   static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
-  static_assert(Threads == 256,
+  static_assert(Threads == 256 || (Algorithm == TransposeAlgorithm::realigned_rows && Threads == 4 * Cols),
                 "TransposePolicy: the transpose kernels are written for 256 threads (FixedThreadBlock<256>); "
-                "change them with this value");
+                "change them with this value (realigned_rows: 4 x Cols threads, a warp per 8 columns)");
   static_assert(MinBlocks >= 1, "TransposePolicy: at least one block per multiprocessor");
   static_assert(Algorithm == TransposeAlgorithm::padded_elements || Pad == 0,
                 "TransposePolicy: only padded_elements tiles take a Pad (the others are swizzled)");
@@ -174,6 +176,11 @@ struct TransposePolicyCheck {
                     (Policy::pad == 0 && !Policy::fetch_256 && Policy::rows * Policy::cols * ElemBytes <= 48 * 1024 - 16),
                 "transpose policy: small_batch_staged stages Rows x Cols elements and the run's 16-byte phase in at "
                 "most 48 KB of static shared memory, and takes no Pad and no Fetch256");
+  static_assert(Policy::algorithm != TransposeAlgorithm::realigned_rows ||
+                    (ElemBytes <= 2 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 &&
+                     Policy::pad == 0 && !Policy::fetch_256),
+                "transpose policy: realigned_rows moves 1- and 2-byte elements in tiles of 512 / ElemBytes rows "
+                "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad, no Fetch256");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -265,15 +272,27 @@ SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_slower(const TransposeSel
   return in.elem_bytes == 8 && in.cols % 32 == 0;
 }
 
+/// The warps of the default realigned_rows tile: 16 (tiles of 128 columns, 512 threads). H100 / H200,
+/// one run each, % of cudaMemcpy at 8191 x 8193 against 8 warps: bytes 88.4 / 79.7 against 84.9 /
+/// 77.3, halves 91.9 / 87.3 against 89.7 / 85.5 (docs/tuning.md, "realigned rows").
+inline constexpr int transpose_realigned_warps = 16;
+
+/// Whether a call whose output rows are not 16-byte aligned takes realigned_rows: 1- and 2-byte
+/// elements (4-byte ones measured even with the padded tiles) and at least one tile's rows (the
+/// tiles are 496 / elem_bytes rows tall; shorter matrices would stage mostly nothing).
+SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_apply(long long rows, int elem_bytes) {
+  return elem_bytes <= 2 && rows >= 31 * 16 / elem_bytes;
+}
+
 /// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
 /// transpose_small_max) small_batch_registers where small_batch_registers_apply (a stage of
 /// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
-/// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else the large-tile selection
-/// above (by the element size and whether the output's rows, pointer, ld_out and stride_out, are
-/// 16-byte aligned). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
+/// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where the
+/// output's rows (pointer, ld_out and stride_out) are not 16-byte aligned and realigned_rows_apply;
+/// else the large-tile selection above (by the element size and that alignment). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
 /// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
 SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
   if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
@@ -293,6 +312,7 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
   const bool aligned = in.out_address % 16 == 0 && (in.ld_out * in.elem_bytes) % 16 == 0 &&
                        (in.batch <= 1 || (in.stride_out * in.elem_bytes) % 16 == 0);
+  if (!aligned && realigned_rows_apply(in.rows, in.elem_bytes)) return TransposeAlgorithm::realigned_rows;
   return select_transpose_algorithm(in.elem_bytes, aligned);
 }
 
@@ -385,6 +405,16 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_staged>
   /// the policy
   using type = TransposePolicy<TransposeAlgorithm::small_batch_staged, transpose_record_tile_bytes / ElemBytes / 32, 32,
                                0, 5, false>;
+};
+
+/// realigned_rows' default policy: tiles of 512 / ElemBytes rows by 8 x transpose_realigned_warps
+/// columns, 2 blocks per multiprocessor (64 registers; the stage is 73.7 KB for bytes, 69.6 KB for
+/// halves, so two fit).
+template <int ElemBytes>
+struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::realigned_rows> {
+  /// the policy
+  using type = TransposePolicy<TransposeAlgorithm::realigned_rows, 512 / ElemBytes, 8 * transpose_realigned_warps, 0, 2,
+                               false, 32 * transpose_realigned_warps>;
 };
 
 /// The narrow register algorithms' default policy for K-element records of ElemBytes:

@@ -1,0 +1,80 @@
+/// \file
+/// Warp-level pieces for data whose 16-byte phase is not the one it must have: reading words of a
+/// row staged at any byte offset, and turning a warp's consecutive 16-byte pieces of one row into the
+/// aligned 16-byte chunks of that row. What device_transpose's realigned_rows algorithm is built of
+/// (core/realigned_layout.cuh), public so that a kernel can fuse them with its own work.
+///
+/// \code
+///   unsigned words[2];
+///   smemtile::load_shifted_words(staged_row, phase + 8 * warp, words);  // 8 bytes from any offset
+///   ...
+///   const int d = smemtile::bytes_to_chunk_boundary(address_of_lane0_piece);
+///   const uint4 chunk = smemtile::chunk_from_next_lane(piece, d);       // every lane, same d
+///   if (lane < 31) smemtile::store_chunk(lane0_piece + d + 16 * lane, chunk);
+/// \endcode
+#pragma once
+
+#include "../config.cuh"                // SMEMTILE_DEVICE
+#include "../core/realigned_layout.cuh"  // bytes_to_chunk_boundary
+
+namespace smemtile {
+
+#if defined(__CUDACC__)
+
+/// Words 4-byte words holding bytes [offset, offset + 4 Words) of `row` (shared memory, 8-byte
+/// aligned; readable up to the 8-byte boundary after those bytes): Words / 2 + 1 8-byte loads and a
+/// funnel shift per word. Lanes sharing offset % 8 share the shift (no divergence either way).
+template <int Words>
+SMEMTILE_DEVICE void load_shifted_words(const unsigned char* row, int offset, unsigned (&words)[Words]) {
+  static_assert(Words >= 2 && Words % 2 == 0, "smemtile::load_shifted_words: an even number of words");
+  const uint2* aligned = reinterpret_cast<const uint2*>(row + (offset & ~7));
+  unsigned loaded[Words + 2];
+#pragma unroll
+  for (int m = 0; m <= Words / 2; ++m) {
+    const uint2 pair = aligned[m];
+    loaded[2 * m] = pair.x;
+    loaded[2 * m + 1] = pair.y;
+  }
+  const bool high = (offset & 4) != 0;
+  const int shift = 8 * (offset & 3);
+#pragma unroll
+  for (int m = 0; m < Words; ++m)
+    words[m] = __funnelshift_r(high ? loaded[m + 1] : loaded[m], high ? loaded[m + 2] : loaded[m + 1], shift);
+}
+
+namespace detail {
+// Bytes 4 Q + shift / 8 .. of the 8 words w as four words (shift 0, 8, 16 or 24).
+template <int Q>
+SMEMTILE_DEVICE uint4 funnel_chunk(const unsigned (&w)[8], int shift) {
+  return make_uint4(__funnelshift_r(w[Q], w[Q + 1], shift), __funnelshift_r(w[Q + 1], w[Q + 2], shift),
+                    __funnelshift_r(w[Q + 2], w[Q + 3], shift), __funnelshift_r(w[Q + 3], w[Q + 4], shift));
+}
+}  // namespace detail
+
+/// The 16 bytes that start `d` (0..15) bytes into this lane's 16 bytes `own`: own's bytes d..15,
+/// then the next lane's bytes 0..d-1 (lane 31's are undefined). When the 32 lanes hold consecutive
+/// pieces of a row and the row's first aligned chunk starts d bytes into lane 0's piece, each lane
+/// gets one aligned chunk of the row. Every lane of the warp must call it, with the same d.
+SMEMTILE_DEVICE uint4 chunk_from_next_lane(const unsigned (&own)[4], int d) {
+  unsigned w[8];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    w[k] = own[k];
+    w[4 + k] = __shfl_down_sync(0xffffffffu, own[k], 1);
+  }
+  const int shift = 8 * (d & 3);
+  switch (d >> 2) {  // the same case in every lane
+    case 0:
+      return detail::funnel_chunk<0>(w, shift);
+    case 1:
+      return detail::funnel_chunk<1>(w, shift);
+    case 2:
+      return detail::funnel_chunk<2>(w, shift);
+    default:
+      return detail::funnel_chunk<3>(w, shift);
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace smemtile
