@@ -717,6 +717,7 @@ TEST_CASE("RealignedRowsShape: the tiles of realigned_rows and their invariants"
   using P1 = DefaultTranspose<1, smemtile::TransposeAlgorithm::realigned_rows>;
   using P2 = DefaultTranspose<2, smemtile::TransposeAlgorithm::realigned_rows>;
   STATIC_REQUIRE((P1::rows == 512 && P1::cols == 128 && P1::threads == 512 && P1::min_blocks == 2));
+  STATIC_REQUIRE((P1::fetch_256 && P1::columns_together == 1));  // the stage's 256-byte L2 fetches; one column down
   STATIC_REQUIRE((P2::rows == 256 && P2::cols == 128 && P2::threads == 512));
   STATIC_REQUIRE(smemtile::TransposePolicyCheck<P1, 1>::ok && smemtile::TransposePolicyCheck<P2, 2>::ok);
   STATIC_REQUIRE((smemtile::realigned_rows_apply(496, 1) && !smemtile::realigned_rows_apply(495, 1) &&

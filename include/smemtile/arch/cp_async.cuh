@@ -43,15 +43,28 @@ inline constexpr bool has_cp_async = SMEMTILE_HAS_CP_ASYNC != 0;
 /// the first `src_bytes` (0 to Bytes, a multiple of 4) are read from `src`, the rest of `dst` is filled with zeros.
 /// Both addresses must be aligned to Bytes; `src` must be a valid global address even when
 /// src_bytes is 0 (nothing is read then). 16-byte copies bypass L1 (cp.async.cg), narrower ones
-/// are cached in L1 (cp.async.ca, the only variant for them). Completes asynchronously: see
+/// are cached in L1 (cp.async.ca, the only variant for them). L2Prefetch (64, 128 or 256; 16-byte
+/// copies only) asks L2 to fetch that many bytes around `src` (.L2::NB): for loads whose neighbours
+/// in memory are read soon by other warps or blocks. Completes asynchronously: see
 /// async_copy_commit / async_copy_wait. Below sm_80: a synchronous copy with the same result.
-template <int Bytes>
+template <int Bytes, int L2Prefetch = 0>
 SMEMTILE_DEVICE void cp_async(void* dst, const void* src, unsigned src_bytes = Bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "smemtile::arch::cp_async moves 4, 8 or 16 bytes");
+  static_assert(L2Prefetch == 0 || ((L2Prefetch == 64 || L2Prefetch == 128 || L2Prefetch == 256) && Bytes == 16),
+                "smemtile::arch::cp_async: L2Prefetch is 0, or 64, 128 or 256 for 16-byte copies");
 #if SMEMTILE_HAS_CP_ASYNC
   const unsigned shared = shared_window_address(dst);
-  if constexpr (Bytes == 16) {
+  if constexpr (Bytes == 16 && L2Prefetch == 0) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(src), "r"(src_bytes)
+                 : "memory");
+  } else if constexpr (L2Prefetch == 64) {
+    asm volatile("cp.async.cg.shared.global.L2::64B [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(src), "r"(src_bytes)
+                 : "memory");
+  } else if constexpr (L2Prefetch == 128) {
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(src), "r"(src_bytes)
+                 : "memory");
+  } else if constexpr (L2Prefetch == 256) {
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(src), "r"(src_bytes)
                  : "memory");
   } else {
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared), "l"(src), "n"(Bytes),

@@ -9,7 +9,8 @@
 
 #include "../../block/async_copy.cuh"        // async_copy_commit, async_copy_wait_all
 #include "../../block/realign.cuh"           // load_shifted_words, chunk_from_next_lane
-#include "../../block/record_registers.cuh"  // stage_chunk_async, store_chunk
+#include "../../arch/cp_async.cuh"           // arch::cp_async (with an L2 prefetch size)
+#include "../../block/record_registers.cuh"  // store_chunk
 #include "../../block/transpose_blocks.cuh"  // detail::transpose_word_square
 #include "../../core/arena.cuh"              // detail::dynamic_shared_memory_start
 #include "../../core/realigned_layout.cuh"   // RealignedRowsShape, bytes_to_chunk_boundary
@@ -33,9 +34,10 @@ struct RealignedTile {
 };
 
 // Starts staging the tile's rows: warp w takes rows_per_pass rows per pass, lane (row, chunk) one
-// aligned chunk each; chunks past the tile's columns are skipped; Checked: chunks reaching outside
-// the matrix move only their bytes inside it, element by element.
-template <class Shape, bool Checked>
+// aligned chunk each (L2Prefetch: the cp.async's L2 fetch size, 0 for none); chunks past the tile's
+// columns are skipped; Checked: chunks reaching outside the matrix move only their bytes inside it,
+// element by element.
+template <class Shape, bool Checked, int L2Prefetch>
 SMEMTILE_DEVICE void stage_realigned_rows(const RealignedTile& t, unsigned char* stage) {
   constexpr int E = Shape::elem_bytes;
   const int lane = static_cast<int>(threadIdx.x % 32), rr = lane / Shape::chunks, k = lane - rr * Shape::chunks;
@@ -51,7 +53,7 @@ SMEMTILE_DEVICE void stage_realigned_rows(const RealignedTile& t, unsigned char*
       const unsigned long long chunk = reinterpret_cast<unsigned long long>(row) - phase + 16 * k;
       if (16 * k < phase + need) {
         if (!Checked || (chunk >= t.lo && chunk + 16 <= t.hi)) {
-          stage_chunk_async(reinterpret_cast<uint4*>(dst), reinterpret_cast<const uint4*>(chunk));
+          arch::cp_async<16, L2Prefetch>(dst, reinterpret_cast<const void*>(chunk));
         } else {
           using Word = typename VectorOf<E>::type;
           for (int b = 0; b < 16; b += E)
@@ -139,9 +141,9 @@ SMEMTILE_DEVICE void store_realigned_rows(const unsigned (&y)[8][4], const Reali
 }
 
 // One tile: staged, read, transposed, stored.
-template <class Shape, bool Checked>
+template <class Shape, bool Checked, int L2Prefetch>
 SMEMTILE_DEVICE void transpose_realigned_tile(const RealignedTile& t, unsigned char* stage) {
-  stage_realigned_rows<Shape, Checked>(t, stage);
+  stage_realigned_rows<Shape, Checked, L2Prefetch>(t, stage);
   async_copy_commit();
   async_copy_wait_all();
   __syncthreads();
@@ -183,10 +185,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const bool inside = r0 > 0 && t.rows_left >= Shape::stage_rows && t.cols_left >= Shape::cols &&
                       first_chunk >= t.lo && last_end <= t.hi;
   unsigned char* stage = dynamic_shared_memory_start();
+  constexpr int prefetch = Policy::fetch_256 ? 256 : 0;
   if (inside)
-    transpose_realigned_tile<Shape, false>(t, stage);
+    transpose_realigned_tile<Shape, false, prefetch>(t, stage);
   else
-    transpose_realigned_tile<Shape, true>(t, stage);
+    transpose_realigned_tile<Shape, true, prefetch>(t, stage);
 }
 
 }  // namespace detail

@@ -109,7 +109,8 @@ struct TransposeElementTileShape {
 /// A transpose policy: Algorithm over tiles of Rows x Cols elements (Pad elements after each row
 /// of a padded tile), Threads threads per block, MinBlocks blocks per multiprocessor asked of the
 /// register allocator (__launch_bounds__); Fetch256: loads ask L2 for 256 bytes and two tile columns
-/// go down together, the other half of each fetch being the next column's.
+/// go down together, the other half of each fetch being the next column's (realigned_rows: its
+/// stage's cp.async ask L2 for 256 bytes, the tiles still going down one column at a time).
 template <TransposeAlgorithm Algorithm, int Rows, int Cols, int Pad, int MinBlocks, bool Fetch256, int Threads = 256>
 struct TransposePolicy {
   static constexpr TransposeAlgorithm algorithm = Algorithm;  ///< the algorithm
@@ -118,7 +119,8 @@ struct TransposePolicy {
   static constexpr int pad = Pad;                             ///< padding after each row (padded tiles)
   static constexpr int min_blocks = MinBlocks;                ///< __launch_bounds__ blocks per multiprocessor
   static constexpr bool fetch_256 = Fetch256;                 ///< 256-byte L2 fetches, two tile columns together
-  static constexpr int columns_together = Fetch256 ? 2 : 1;   ///< tile columns going down side by side
+  static constexpr int columns_together =
+      Fetch256 && Algorithm != TransposeAlgorithm::realigned_rows ? 2 : 1;  ///< tile columns going down side by side
   static constexpr int threads = Threads;                     ///< threads per block
   static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
   static_assert(Threads == 256 || (Algorithm == TransposeAlgorithm::realigned_rows && Threads == 4 * Cols),
@@ -144,7 +146,8 @@ struct TransposePolicyCheck {
                 "transpose policy: register_blocks moves 1-, 2- and 4-byte elements; use padded_elements");
   static_assert(Policy::algorithm != TransposeAlgorithm::word_blocks || ElemBytes <= 2,
                 "transpose policy: word_blocks moves 1- and 2-byte elements; use padded_elements");
-  static_assert(!Policy::fetch_256 || Policy::cols * ElemBytes <= 128,
+  static_assert(!Policy::fetch_256 || Policy::algorithm == TransposeAlgorithm::realigned_rows ||
+                    Policy::cols * ElemBytes <= 128,
                 "transpose policy: Fetch256 pays only where a tile row is at most 128 bytes (the other half of "
                 "the 256-byte fetch is the next tile column's)");
   static_assert(!is_record_transpose(Policy::algorithm) || Policy::rows * Policy::cols * ElemBytes <= 48 * 1024,
@@ -177,10 +180,9 @@ struct TransposePolicyCheck {
                 "transpose policy: small_batch_staged stages Rows x Cols elements and the run's 16-byte phase in at "
                 "most 48 KB of static shared memory, and takes no Pad and no Fetch256");
   static_assert(Policy::algorithm != TransposeAlgorithm::realigned_rows ||
-                    (ElemBytes <= 2 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 &&
-                     Policy::pad == 0 && !Policy::fetch_256),
+                    (ElemBytes <= 2 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 && Policy::pad == 0),
                 "transpose policy: realigned_rows moves 1- and 2-byte elements in tiles of 512 / ElemBytes rows "
-                "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad, no Fetch256");
+                "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
@@ -409,12 +411,14 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_staged>
 
 /// realigned_rows' default policy: tiles of 512 / ElemBytes rows by 8 x transpose_realigned_warps
 /// columns, 2 blocks per multiprocessor (64 registers; the stage is 73.7 KB for bytes, 69.6 KB for
-/// halves, so two fit).
+/// halves, so two fit), the stage's loads asking L2 for 256 bytes (H100 / H200, one run each, % of
+/// cudaMemcpy at 8191 x 8193 against no hint: bytes 93.0 / 81.2 against 88.8 / 79.3, halves 94.4 /
+/// 88.1 against 91.6 / 86.8; docs/tuning.md, "realigned rows").
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::realigned_rows> {
   /// the policy
   using type = TransposePolicy<TransposeAlgorithm::realigned_rows, 512 / ElemBytes, 8 * transpose_realigned_warps, 0, 2,
-                               false, 32 * transpose_realigned_warps>;
+                               true, 32 * transpose_realigned_warps>;
 };
 
 /// The narrow register algorithms' default policy for K-element records of ElemBytes:
