@@ -19,7 +19,10 @@
 // rather than every fourth, in runs that start on the row's 32-byte sectors where the rows do not
 // (block/copy.cuh, store_elements_sector_runs); bytes take a WordTransposeTile instead: 4 x 4 byte
 // blocks whose words each warp realigns. 1- and 2-byte rows that are not 4-byte aligned are loaded
-// as realigned words.
+// as realigned words. Bytes and halves whose output rows are not 16-byte aligned take realigned_rows
+// where a matrix has a tile's rows (496 bytes, 248 halves): tall tiles whose rows are staged at
+// their own 16-byte phase and realigned in registers, every global access an aligned 16-byte chunk
+// (kernels/transpose_realigned.cuh).
 // Every tile is conflict-free for its accesses (checked at compile time).
 // Narrow and small shapes take the record algorithms instead (select_transpose_algorithm,
 // tuning/transpose_policy.cuh): N x k with k <= 32 (narrow_rows), k x N (narrow_cols) and matrices
