@@ -719,7 +719,10 @@ TEST_CASE("RealignedRowsShape: the tiles of realigned_rows and their invariants"
   STATIC_REQUIRE((P1::rows == 512 && P1::cols == 128 && P1::threads == 512 && P1::min_blocks == 2));
   STATIC_REQUIRE((P1::fetch_256 && P1::columns_together == 1));  // the stage's 256-byte L2 fetches; one column down
   STATIC_REQUIRE((P2::rows == 256 && P2::cols == 128 && P2::threads == 512));
-  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P1, 1>::ok && smemtile::TransposePolicyCheck<P2, 2>::ok);
+  using P4 = DefaultTranspose<4, smemtile::TransposeAlgorithm::realigned_rows>;  // a caller's choice for floats
+  STATIC_REQUIRE((P4::rows == 128 && P4::cols == 64 && P4::threads == 256 && P4::min_blocks == 4));
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P1, 1>::ok && smemtile::TransposePolicyCheck<P2, 2>::ok &&
+                 smemtile::TransposePolicyCheck<P4, 4>::ok);
   STATIC_REQUIRE((smemtile::realigned_rows_apply(496, 1) && !smemtile::realigned_rows_apply(495, 1) &&
                   smemtile::realigned_rows_apply(248, 2) && !smemtile::realigned_rows_apply(100000, 4)));
   STATIC_REQUIRE((smemtile::bytes_to_chunk_boundary(0x1000) == 0 && smemtile::bytes_to_chunk_boundary(0x1001) == 15 &&

@@ -363,7 +363,8 @@ TEST_CASE("device_transpose: folded grids (over 65535 matrices, over 65535 tile 
 // realigned_rows (odd pitches of bytes and halves, tiles of 496 / 248 rows): random shapes around
 // the tiles (one tile down or several, the last one short, edge tile columns), odd and padded
 // pitches, pointers off by 1..15 bytes, batches with gaps; each through the default policy forced
-// (any shape, so the checked edge paths too), an 8-warp policy, and the selection.
+// (any shape, so the checked edge paths too), an 8-warp policy, and the selection (which for floats
+// takes the padded tiles: their realigned_rows is a caller's policy).
 template <class T>
 void run_realigned_transposes(int cases) {
   constexpr int E = static_cast<int>(sizeof(T));
@@ -405,6 +406,10 @@ TEST_CASE("device_transpose: realigned_rows moves bytes at any pitch and phase",
 
 TEST_CASE("device_transpose: realigned_rows moves halves at any pitch and phase", "[transpose][device][realigned]") {
   run_realigned_transposes<__half>(60);
+}
+
+TEST_CASE("device_transpose: realigned_rows moves floats through a caller's policy", "[transpose][device][realigned]") {
+  run_realigned_transposes<float>(24);
 }
 
 TEST_CASE("device_transpose: the issue's odd shape (8191 x 8193) of bytes and halves, selected", "[transpose][device][realigned]") {

@@ -1,6 +1,6 @@
 /// \file
 /// device_transpose's realigned_rows kernel (core/realigned_layout.cuh): one tall tile per block
-/// for 1- and 2-byte elements whose rows are not 16-byte aligned. Every global access is one aligned
+/// for 1-, 2- and 4-byte elements whose rows are not 16-byte aligned. Every global access is one aligned
 /// 16-byte chunk whatever the pitches: input rows are staged as the chunks that cover them (cp.async)
 /// and read back shifted by their phase, transposed in registers, and each output row is stored in
 /// the aligned chunks its lanes complete with shuffles (block/realign.cuh). Tiles at the matrix's
@@ -91,12 +91,16 @@ SMEMTILE_DEVICE void transpose_lane_block(const unsigned (&x)[Shape::lane_rows][
   for (int col_word = 0; col_word < Shape::lane_words; ++col_word)
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
-      unsigned in[V], out[V];
+      if constexpr (V == 1) {  // 4-byte elements: a word is an element
+        y[col_word][q] = x[q][col_word];
+      } else {
+        unsigned in[V], out[V];
 #pragma unroll
-      for (int v = 0; v < V; ++v) in[v] = x[V * q + v][col_word];
-      transpose_word_square<Shape::elem_bytes>(in, out);
+        for (int v = 0; v < V; ++v) in[v] = x[V * q + v][col_word];
+        transpose_word_square<Shape::elem_bytes>(in, out);
 #pragma unroll
-      for (int v = 0; v < V; ++v) y[V * col_word + v][q] = out[v];
+        for (int v = 0; v < V; ++v) y[V * col_word + v][q] = out[v];
+      }
     }
 }
 

@@ -180,8 +180,8 @@ struct TransposePolicyCheck {
                 "transpose policy: small_batch_staged stages Rows x Cols elements and the run's 16-byte phase in at "
                 "most 48 KB of static shared memory, and takes no Pad and no Fetch256");
   static_assert(Policy::algorithm != TransposeAlgorithm::realigned_rows ||
-                    (ElemBytes <= 2 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 && Policy::pad == 0),
-                "transpose policy: realigned_rows moves 1- and 2-byte elements in tiles of 512 / ElemBytes rows "
+                    (ElemBytes <= 4 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 && Policy::pad == 0),
+                "transpose policy: realigned_rows moves 1-, 2- and 4-byte elements in tiles of 512 / ElemBytes rows "
                 "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
@@ -274,14 +274,16 @@ SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_slower(const TransposeSel
   return in.elem_bytes == 8 && in.cols % 32 == 0;
 }
 
-/// The warps of the default realigned_rows tile: 16 (tiles of 128 columns, 512 threads). H100 / H200,
-/// one run each, % of cudaMemcpy at 8191 x 8193 against 8 warps: bytes 88.4 / 79.7 against 84.9 /
-/// 77.3, halves 91.9 / 87.3 against 89.7 / 85.5 (docs/tuning.md, "realigned rows").
-inline constexpr int transpose_realigned_warps = 16;
+/// The warps of the default realigned_rows tile: 16 (tiles of 128 columns, 512 threads) for 1- and
+/// 2-byte elements, 8 for 4-byte ones (a 512-byte row would need 33 lanes' chunks). H100 / H200, one
+/// run each, % of cudaMemcpy at 8191 x 8193 against 8 warps: bytes 88.4 / 79.7 against 84.9 / 77.3,
+/// halves 91.9 / 87.3 against 89.7 / 85.5 (docs/tuning.md, "realigned rows").
+SMEMTILE_HOST_DEVICE constexpr int transpose_realigned_warps(int elem_bytes) { return elem_bytes >= 4 ? 8 : 16; }
 
 /// Whether a call whose output rows are not 16-byte aligned takes realigned_rows: 1- and 2-byte
-/// elements (4-byte ones measured even with the padded tiles) and at least one tile's rows (the
-/// tiles are 496 / elem_bytes rows tall; shorter matrices would stage mostly nothing).
+/// elements (4-byte ones won and lost against the padded tiles by shape: H200 8191 x 8193 90.9 against
+/// 87.9%, 65536 x 1023 74.7 against 82.0%; a caller's policy can take it) and at least one tile's rows
+/// (the tiles are 496 / elem_bytes rows tall; shorter matrices would stage mostly nothing).
 SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_apply(long long rows, int elem_bytes) {
   return elem_bytes <= 2 && rows >= 31 * 16 / elem_bytes;
 }
@@ -410,15 +412,17 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch_staged>
 };
 
 /// realigned_rows' default policy: tiles of 512 / ElemBytes rows by 8 x transpose_realigned_warps
-/// columns, 2 blocks per multiprocessor (64 registers; the stage is 73.7 KB for bytes, 69.6 KB for
-/// halves, so two fit), the stage's loads asking L2 for 256 bytes (H100 / H200, one run each, % of
+/// columns, 2 blocks per multiprocessor for bytes and halves (64 registers; the stage is 73.7 KB for
+/// bytes, 69.6 KB for halves, so two fit), 4 for floats (8 warps, a 34.8 KB stage), the stage's loads
+/// asking L2 for 256 bytes (H100 / H200, one run each, % of
 /// cudaMemcpy at 8191 x 8193 against no hint: bytes 93.0 / 81.2 against 88.8 / 79.3, halves 94.4 /
 /// 88.1 against 91.6 / 86.8; docs/tuning.md, "realigned rows").
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::realigned_rows> {
+  static constexpr int warps = transpose_realigned_warps(ElemBytes);  ///< warps per block
   /// the policy
-  using type = TransposePolicy<TransposeAlgorithm::realigned_rows, 512 / ElemBytes, 8 * transpose_realigned_warps, 0, 2,
-                               true, 32 * transpose_realigned_warps>;
+  using type = TransposePolicy<TransposeAlgorithm::realigned_rows, 512 / ElemBytes, 8 * warps, 0, ElemBytes >= 4 ? 4 : 2,
+                               true, 32 * warps>;
 };
 
 /// The narrow register algorithms' default policy for K-element records of ElemBytes:
