@@ -14,6 +14,7 @@
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "banks.cuh"      // WarpAccess, bank_cost, BankCost
 
 namespace smemtile {
 
@@ -56,6 +57,45 @@ struct RealignedRowsShape {
   /// apart, so the 32 lanes reading their i-th rows read 32 consecutive staged rows.
   SMEMTILE_HOST_DEVICE static constexpr int stage_row(int r) { return (r % lane_rows) * 32 + r / lane_rows; }
 };
+
+/// The bank cost (core/banks.cuh) of reading one staged tile back: each warp's lane_rows steps of
+/// lane_words / 2 + 1 8-byte loads, its 32 lanes on 32 consecutive staged rows at one offset (the
+/// cost is the same at every offset and step). Odd granules per row spread the lanes over 8 of the
+/// banks' 16-byte positions: two lanes of a half-warp share each, a 2-way conflict.
+template <class Shape>
+SMEMTILE_HOST_DEVICE constexpr BankCost realigned_read_cost() {
+  WarpAccess access{};
+  access.active_mask = ~0u;
+  access.width_bytes = 8;
+  access.op = AccessOp::load;
+  for (int lane = 0; lane < warp_lanes; ++lane) access.byte_address[lane] = static_cast<unsigned>(lane * Shape::row_bytes);
+  const BankCost one = bank_cost(access);
+  const int loads = Shape::threads / warp_lanes * Shape::lane_rows * (Shape::lane_words / 2 + 1);
+  return BankCost{one.wavefronts * loads, one.ideal_wavefronts * loads, one.conflicts * loads, loads};
+}
+
+/// The bank cost of staging one tile: every chunk of every row by a 16-byte write, lane (row,
+/// chunk) of each warp and pass as the kernel assigns them (the chunks a tile's phase skips counted
+/// too: an upper bound).
+template <class Shape>
+SMEMTILE_HOST_DEVICE constexpr BankCost realigned_stage_cost() {
+  BankCost total{0, 0, 0, 0};
+  for (int warp = 0; warp < Shape::threads / warp_lanes; ++warp)
+    for (int pass = 0; pass < Shape::passes; ++pass) {
+      WarpAccess access{};
+      access.width_bytes = 16;
+      access.op = AccessOp::store;
+      for (int lane = 0; lane < warp_lanes; ++lane) {
+        const int rr = lane / Shape::chunks, k = lane % Shape::chunks;
+        const int r = warp * Shape::rows_per_pass + rr + pass * Shape::pass_rows;
+        if (rr >= Shape::rows_per_pass || r >= Shape::stage_rows) continue;
+        access.byte_address[lane] = static_cast<unsigned>(Shape::stage_row(r) * Shape::row_bytes + 16 * k);
+        access.active_mask |= 1u << lane;
+      }
+      total = total + bank_cost(access);
+    }
+  return total;
+}
 
 /// Bytes from `address` to the next 16-byte boundary (0 when aligned): where an output row's first
 /// aligned chunk starts within a lane's 16 bytes.
