@@ -119,8 +119,11 @@ SMEMTILE_DEVICE void merge_records(const uint4 (&channels)[K], uint4 (&records)[
 /// Starts copying one 16-byte chunk (both addresses 16-byte aligned) from global memory to shared
 /// memory: cp.async on sm_80 and later, a plain copy before; complete it with async_copy_commit and
 /// async_copy_wait / async_copy_wait_all. How a run of records is staged for the regroup above.
+/// L2Prefetch (64, 128 or 256) asks L2 to fetch that many bytes around the chunk (arch::cp_async):
+/// for chunks whose neighbours other warps or blocks read soon.
+template <int L2Prefetch = 0>
 SMEMTILE_DEVICE void stage_chunk_async(uint4* shared_dst, const uint4* global_src) {
-  arch::cp_async<16>(shared_dst, global_src);
+  arch::cp_async<16, L2Prefetch>(shared_dst, global_src);
 }
 
 /// Stores a chunk built in registers (by split_records, say) to 16-byte aligned global memory as one

@@ -9,8 +9,7 @@
 
 #include "../../block/async_copy.cuh"        // async_copy_commit, async_copy_wait_all
 #include "../../block/realign.cuh"           // load_shifted_words, chunk_from_next_lane
-#include "../../arch/cp_async.cuh"           // arch::cp_async (with an L2 prefetch size)
-#include "../../block/record_registers.cuh"  // store_chunk
+#include "../../block/record_registers.cuh"  // stage_chunk_async (with an L2 prefetch size), store_chunk
 #include "../../block/transpose_blocks.cuh"  // detail::transpose_word_square
 #include "../../core/arena.cuh"              // detail::dynamic_shared_memory_start
 #include "../../core/realigned_layout.cuh"   // RealignedRowsShape, bytes_to_chunk_boundary
@@ -53,7 +52,7 @@ SMEMTILE_DEVICE void stage_realigned_rows(const RealignedTile& t, unsigned char*
       const unsigned long long chunk = reinterpret_cast<unsigned long long>(row) - phase + 16 * k;
       if (16 * k < phase + need) {
         if (!Checked || (chunk >= t.lo && chunk + 16 <= t.hi)) {
-          arch::cp_async<16, L2Prefetch>(dst, reinterpret_cast<const void*>(chunk));
+          stage_chunk_async<L2Prefetch>(reinterpret_cast<uint4*>(dst), reinterpret_cast<const uint4*>(chunk));
         } else {
           using Word = typename VectorOf<E>::type;
           for (int b = 0; b < 16; b += E)
