@@ -31,6 +31,7 @@
 #include "core/record_layout.cuh"       // record_pitch, FastDivmod (the de-interleave's shared layout)
 #include "core/batch_layout.cuh"        // BatchTileGeometry, batch_stage_slot (small batches staged for register tiles)
 #include "core/transposed_run.cuh"      // TransposedRunGeometry, TransposedRunCursor (a run of matrices and its transpose)
+#include "core/realigned_layout.cuh"    // RealignedRowsShape, realigned_chunk_row (tiles of rows at any 16-byte phase)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/global_store.cuh"        // store_global_16: one 16-byte store, however the words were assembled
@@ -52,6 +53,7 @@
 #include "block/record_registers.cuh"   // split_records, merge_records: 16 bytes' worth of records regrouped in registers
 #include "block/batch_tiles.cuh"        // stage_matrix_batch_async, read_batch_tiles, ...: small matrices in register tiles
 #include "block/staged_batch.cuh"       // stage_run_async, store_transposed_run: small matrices of any shape, staged flat
+#include "block/realign.cuh"            // load_shifted_words, chunk_from_next_lane: rows at any 16-byte phase realigned
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
 #include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm
