@@ -6,6 +6,11 @@
 //   SMEMTILE_TRANSPOSE_CASE 2  1000 records per block (not whole 16-byte chunks per thread):
 //                              "must be a multiple of threads x 16 / element bytes"
 //   SMEMTILE_TRANSPOSE_CASE 3  16-byte elements: "move 1- to 8-byte elements"
+//   SMEMTILE_TRANSPOSE_CASE 4  realigned_rows of 8-byte elements: "moves 1-, 2- and 4-byte elements"
+//   SMEMTILE_TRANSPOSE_CASE 5  realigned_rows with 256 threads for 128 columns: "4 x Cols threads"
+//   SMEMTILE_TRANSPOSE_CASE 6  realigned_rows of floats in 16 warps (a 512-byte row is 33 chunks):
+//                              "must fit one warp's lanes"
+//   SMEMTILE_TRANSPOSE_CASE 7  a realigned_rows caller's policy (8 warps of bytes): accepted
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -20,13 +25,25 @@ constexpr int elem_bytes = 4;
 #elif SMEMTILE_TRANSPOSE_CASE == 3
 using P = TransposePolicy<split, 256, 3, 0, 2, false>;
 constexpr int elem_bytes = 16;
+#elif SMEMTILE_TRANSPOSE_CASE == 4
+using P = TransposePolicy<TransposeAlgorithm::realigned_rows, 64, 64, 0, 2, false, 256>;
+constexpr int elem_bytes = 8;
+#elif SMEMTILE_TRANSPOSE_CASE == 5
+using P = TransposePolicy<TransposeAlgorithm::realigned_rows, 512, 128, 0, 2, true, 256>;
+constexpr int elem_bytes = 1;
+#elif SMEMTILE_TRANSPOSE_CASE == 6
+using P = TransposePolicy<TransposeAlgorithm::realigned_rows, 128, 128, 0, 2, true, 512>;
+constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 7
+using P = TransposePolicy<TransposeAlgorithm::realigned_rows, 512, 64, 0, 3, true, 256>;
+constexpr int elem_bytes = 1;
 #else
 using P = DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 5>::type;
 constexpr int elem_bytes = 2;
 #endif
 
 static_assert(TransposePolicyCheck<P, elem_bytes>::ok, "");
-#if SMEMTILE_TRANSPOSE_CASE != 3
+#if SMEMTILE_TRANSPOSE_CASE < 3
 static_assert(detail::NarrowRegisterShape<P, elem_bytes>::records > 0, "");
 #endif
 

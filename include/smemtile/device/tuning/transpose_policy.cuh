@@ -123,7 +123,7 @@ struct TransposePolicy {
       Fetch256 && Algorithm != TransposeAlgorithm::realigned_rows ? 2 : 1;  ///< tile columns going down side by side
   static constexpr int threads = Threads;                     ///< threads per block
   static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
-  static_assert(Threads == 256 || (Algorithm == TransposeAlgorithm::realigned_rows && Threads == 4 * Cols),
+  static_assert(Algorithm == TransposeAlgorithm::realigned_rows ? Threads == 4 * Cols : Threads == 256,
                 "TransposePolicy: the transpose kernels are written for 256 threads (FixedThreadBlock<256>); "
                 "change them with this value (realigned_rows: 4 x Cols threads, a warp per 8 columns)");
   static_assert(MinBlocks >= 1, "TransposePolicy: at least one block per multiprocessor");
@@ -137,6 +137,19 @@ struct IsTransposePolicy : std::false_type {};
 /// A TransposePolicy is one.
 template <TransposeAlgorithm A, int R, int C, int P, int M, bool F, int T>
 struct IsTransposePolicy<TransposePolicy<A, R, C, P, M, F, T>> : std::true_type {};
+
+namespace detail {
+// A realigned_rows policy's tile (RealignedRowsShape), instantiated so that its invariants (a row's
+// chunks within one warp's lanes, rows per pass) stop compilation at the policy check.
+template <bool Realigned, int ElemBytes, int Warps>
+struct RealignedShapeCheck {
+  static constexpr bool ok = true;
+};
+template <int ElemBytes, int Warps>
+struct RealignedShapeCheck<true, ElemBytes, Warps> {
+  static constexpr bool ok = RealignedRowsShape<ElemBytes, Warps>::threads > 0;
+};
+}  // namespace detail
 
 /// The invariants a transpose policy must satisfy for elements of ElemBytes bytes.
 template <class Policy, int ElemBytes>
@@ -183,6 +196,11 @@ struct TransposePolicyCheck {
                     (ElemBytes <= 4 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 && Policy::pad == 0),
                 "transpose policy: realigned_rows moves 1-, 2- and 4-byte elements in tiles of 512 / ElemBytes rows "
                 "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad");
+  static_assert(detail::RealignedShapeCheck<Policy::algorithm == TransposeAlgorithm::realigned_rows &&
+                                                (ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4) &&
+                                                Policy::cols % 8 == 0 && Policy::cols >= 8,
+                                            ElemBytes, Policy::cols / 8>::ok,
+                "");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
