@@ -1,7 +1,7 @@
 /// \file
 /// Warp-level pieces for data whose 16-byte phase is not the one it must have: reading words of a
-/// row staged at any byte offset, and turning a warp's consecutive 16-byte pieces of one row into the
-/// aligned 16-byte chunks of that row. What device_transpose's realigned_rows algorithm is built of
+/// row staged at any byte offset, 16 bytes from any offset of two chunks, and turning a warp's
+/// consecutive 16-byte pieces of one row into the aligned 16-byte chunks of that row. What device_transpose's realigned_rows algorithm is built of
 /// (core/realigned_layout.cuh), public so that a kernel can fuse them with its own work.
 ///
 /// \code
@@ -13,6 +13,8 @@
 ///   if (lane < 31) smemtile::store_chunk(lane0_piece + d + 16 * lane, chunk);
 /// \endcode
 #pragma once
+
+#include <type_traits>  // std::integral_constant
 
 #include "../config.cuh"                // SMEMTILE_DEVICE
 #include "../core/realigned_layout.cuh"  // bytes_to_chunk_boundary
@@ -42,37 +44,33 @@ SMEMTILE_DEVICE void load_shifted_words(const unsigned char* row, int offset, un
     words[m] = __funnelshift_r(high ? loaded[m + 1] : loaded[m], high ? loaded[m + 2] : loaded[m + 1], shift);
 }
 
-namespace detail {
-// Bytes 4 Q + shift / 8 .. of the 8 words w as four words (shift 0, 8, 16 or 24).
-template <int Q>
-SMEMTILE_DEVICE uint4 funnel_chunk(const unsigned (&w)[8], int shift) {
-  return make_uint4(__funnelshift_r(w[Q], w[Q + 1], shift), __funnelshift_r(w[Q + 1], w[Q + 2], shift),
-                    __funnelshift_r(w[Q + 2], w[Q + 3], shift), __funnelshift_r(w[Q + 3], w[Q + 4], shift));
+/// Bytes [start, start + 16) of the 32 bytes lo || hi (start in 0..15), by funnel shifts. Lanes
+/// sharing `start` share the switch's case (no divergence where it is warp-uniform).
+SMEMTILE_DEVICE uint4 bytes_across(const uint4& lo, const uint4& hi, int start) {
+  const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const unsigned shift = 8u * static_cast<unsigned>(start & 3);
+  const auto from = [&](auto j) {
+    constexpr int J = decltype(j)::value;
+    return uint4{__funnelshift_r(w[J], w[J + 1], shift), __funnelshift_r(w[J + 1], w[J + 2], shift),
+                 __funnelshift_r(w[J + 2], w[J + 3], shift), __funnelshift_r(w[J + 3], w[J + 4], shift)};
+  };
+  switch (start >> 2) {
+    case 0: return from(std::integral_constant<int, 0>{});
+    case 1: return from(std::integral_constant<int, 1>{});
+    case 2: return from(std::integral_constant<int, 2>{});
+    default: return from(std::integral_constant<int, 3>{});
+  }
 }
-}  // namespace detail
 
 /// The 16 bytes that start `d` (0..15) bytes into this lane's 16 bytes `own`: own's bytes d..15,
 /// then the next lane's bytes 0..d-1 (lane 31's are undefined). When the 32 lanes hold consecutive
 /// pieces of a row and the row's first aligned chunk starts d bytes into lane 0's piece, each lane
 /// gets one aligned chunk of the row. Every lane of the warp must call it, with the same d.
 SMEMTILE_DEVICE uint4 chunk_from_next_lane(const unsigned (&own)[4], int d) {
-  unsigned w[8];
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    w[k] = own[k];
-    w[4 + k] = __shfl_down_sync(0xffffffffu, own[k], 1);
-  }
-  const int shift = 8 * (d & 3);
-  switch (d >> 2) {  // the same case in every lane
-    case 0:
-      return detail::funnel_chunk<0>(w, shift);
-    case 1:
-      return detail::funnel_chunk<1>(w, shift);
-    case 2:
-      return detail::funnel_chunk<2>(w, shift);
-    default:
-      return detail::funnel_chunk<3>(w, shift);
-  }
+  const uint4 mine = make_uint4(own[0], own[1], own[2], own[3]);
+  const uint4 next = make_uint4(__shfl_down_sync(0xffffffffu, own[0], 1), __shfl_down_sync(0xffffffffu, own[1], 1),
+                                __shfl_down_sync(0xffffffffu, own[2], 1), __shfl_down_sync(0xffffffffu, own[3], 1));
+  return bytes_across(mine, next, d);
 }
 
 #endif  // __CUDACC__

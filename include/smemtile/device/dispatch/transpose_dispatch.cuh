@@ -141,11 +141,13 @@ LaunchStatus launch_transpose_batch_staged(const Bits* in, Bits* out, int rows, 
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
-// Launches transpose_realigned_kernel with a realigned_rows Policy: one tall tile per block and
-// matrix, its stage in dynamic shared memory (the limit raised once per device).
+// Launches transpose_realigned_kernel with a realigned_rows Policy on the device `limits` describe:
+// one tall tile per block and matrix, its stage in dynamic shared memory (the limit raised once per
+// device; an error where the device gives a block less).
 template <class Policy, class Bits>
-LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                                        long long stride_in, long long stride_out, cudaStream_t stream) {
+LaunchStatus launch_transpose_realigned(const DeviceLimits& limits, const Bits* in, Bits* out, int rows, int cols,
+                                        int ld_in, int ld_out, int batch, long long stride_in, long long stride_out,
+                                        cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
   static_assert(TransposePolicyCheck<Policy, E>::ok, "");
   static_assert(alignof(Bits) == E, "smemtile::device_transpose: realigned_rows needs elements aligned to their size "
@@ -158,22 +160,22 @@ LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int
   if (grid.x == 0)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more tile columns x matrices than "
                                                 "one grid holds (65535^2)");
-  DeviceLimits limits;
-  LaunchStatus status = device_limits(&limits, "smemtile::device_transpose");
-  if (status) status = raise_dynamic_shared<kernel>(limits, Shape::stage_bytes, "smemtile::device_transpose");
-  if (!status) return status;
+  const LaunchStatus ready = raise_dynamic_shared<kernel>(limits, Shape::stage_bytes, "smemtile::device_transpose");
+  if (!ready) return ready;
   kernel<<<dim3(grid.x, grid.y, grid.z), Policy::threads, Shape::stage_bytes, stream>>>(
       in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, grid, tiles_across);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
-// Whether this device gives a block the shared memory of Policy's realigned_rows stage (Turing
-// allows 64 KB per block; the default stages are 69.6 and 73.7 KB).
-template <class Policy, int E>
-bool realigned_stage_fits() {
+// The same on the current device (a caller's policy).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                                        long long stride_in, long long stride_out, cudaStream_t stream) {
   DeviceLimits limits;
-  return device_limits(&limits, "smemtile::device_transpose") &&
-         limits.shared_per_block_optin >= RealignedRowsShape<E, Policy::cols / 8>::stage_bytes;
+  const LaunchStatus queried = device_limits(&limits, "smemtile::device_transpose");
+  if (!queried) return queried;
+  return launch_transpose_realigned<Policy>(limits, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                            stream);
 }
 
 // The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
@@ -280,11 +282,14 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
         return dispatch_narrow_registers<TransposeAlgorithm::narrow_cols_registers>(
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
-    case TransposeAlgorithm::realigned_rows:  // where the stage fits; else the tiles below
+    case TransposeAlgorithm::realigned_rows:  // where the device gives a block the stage (Turing: 64 KB); else the tiles below
       if constexpr (E <= 2 && alignof(Bits) == E) {
         using Policy = typename DefaultTransposePolicy<E, TransposeAlgorithm::realigned_rows>::type;
-        if (realigned_stage_fits<Policy, E>())
-          return launch_transpose<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+        DeviceLimits limits;
+        if (device_limits(&limits, "smemtile::device_transpose") &&
+            limits.shared_per_block_optin >= RealignedRowsShape<E, Policy::cols / 8>::stage_bytes)
+          return launch_transpose_realigned<Policy>(limits, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                    stride_out, stream);
       }
       break;
     default:

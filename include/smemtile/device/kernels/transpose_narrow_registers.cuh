@@ -11,9 +11,8 @@
 /// chunks by funnel shifts. A run's last block, shorter than a full one, moves element by element.
 #pragma once
 
-#include <type_traits>  // std::integral_constant
-
 #include "../../block/async_copy.cuh"     // async_copy_commit, async_copy_wait_all
+#include "../../block/realign.cuh"        // bytes_across
 #include "../../block/record_registers.cuh" // split_records, merge_records, stage_chunk_async, store_chunk
 #include "../../block/thread_group.cuh"     // FixedThreadBlock
 #include "../../core/record_layout.cuh"     // record_chunk_slot
@@ -33,24 +32,6 @@ SMEMTILE_DEVICE void move_records_by_element(const Bits* in, Bits* out, int coun
     const int r = i / K, c = i - r * K;
     if (split) out[c * ld_channels + r] = in[i];
     else out[i] = in[c * ld_channels + r];
-  }
-}
-
-// Bytes [start, start + 16) of lo || hi (start in 0..15), by funnel shifts; `start` is uniform
-// across the warp (one channel's misalignment), so the switch does not diverge.
-SMEMTILE_DEVICE uint4 bytes_across(const uint4& lo, const uint4& hi, int start) {
-  const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  const unsigned shift = 8u * static_cast<unsigned>(start & 3);
-  const auto from = [&](auto j) {
-    constexpr int J = decltype(j)::value;
-    return uint4{__funnelshift_r(w[J], w[J + 1], shift), __funnelshift_r(w[J + 1], w[J + 2], shift),
-                 __funnelshift_r(w[J + 2], w[J + 3], shift), __funnelshift_r(w[J + 3], w[J + 4], shift)};
-  };
-  switch (start >> 2) {
-    case 0: return from(std::integral_constant<int, 0>{});
-    case 1: return from(std::integral_constant<int, 1>{});
-    case 2: return from(std::integral_constant<int, 2>{});
-    default: return from(std::integral_constant<int, 3>{});
   }
 }
 
