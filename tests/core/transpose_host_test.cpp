@@ -747,6 +747,23 @@ TEST_CASE("realigned_read_cost, realigned_stage_cost: the tiles' bank costs", "[
   CHECK(w2.conflicts == 0);
 }
 
+// A partial chunk's bytes (n < 16) go out in at most four aligned pieces: [0, n) and [16 - n, 16), exactly.
+TEST_CASE("chunk_prefix_piece, chunk_suffix_piece: aligned pieces cover a chunk's head and tail once",
+          "[transpose][policy][realigned]") {
+  for (int n = 0; n < 16; ++n)
+    for (int suffix = 0; suffix < 2; ++suffix) {
+      INFO("n " << n << (suffix ? " suffix" : " prefix"));
+      int covered[16] = {};
+      for (int size : {8, 4, 2, 1}) {
+        if ((n & size) == 0) continue;
+        const int at = suffix ? smemtile::chunk_suffix_piece(n, size) : smemtile::chunk_prefix_piece(n, size);
+        CHECK(at % size == 0);
+        for (int b = at; b < at + size; ++b) ++covered[b];
+      }
+      for (int b = 0; b < 16; ++b) CHECK(covered[b] == ((suffix ? b >= 16 - n : b < n) ? 1 : 0));
+    }
+}
+
 // Every output row is written exactly once by the tiles down it: the first tile's head (rows before
 // the first chunk boundary) and lanes 0..30 of each tile, whatever the row's phase and length; and
 // each lane's chunk lies within the rows its tile staged (its own and the next lane's).

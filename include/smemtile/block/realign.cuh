@@ -17,7 +17,8 @@
 #include <type_traits>  // std::integral_constant
 
 #include "../config.cuh"                // SMEMTILE_DEVICE
-#include "../core/realigned_layout.cuh"  // bytes_to_chunk_boundary
+#include "../core/realigned_layout.cuh"  // bytes_to_chunk_boundary, chunk_prefix_piece, chunk_suffix_piece
+#include "../core/vector_type.cuh"       // detail::VectorOf
 
 namespace smemtile {
 
@@ -71,6 +72,46 @@ SMEMTILE_DEVICE uint4 chunk_from_next_lane(const unsigned (&own)[4], int d) {
   const uint4 next = make_uint4(__shfl_down_sync(0xffffffffu, own[0], 1), __shfl_down_sync(0xffffffffu, own[1], 1),
                                 __shfl_down_sync(0xffffffffu, own[2], 1), __shfl_down_sync(0xffffffffu, own[3], 1));
   return bytes_across(mine, next, d);
+}
+
+/// The chunk ending `d` (0..15) bytes into this lane's 16 bytes `own`: its last d bytes are own's
+/// first d (the rest zero). Where an output row starts d bytes before its first chunk boundary, the
+/// lane holding the row's first bytes stores them with store_chunk_suffix(row + d - 16, chunk_before(own, d), d).
+SMEMTILE_DEVICE uint4 chunk_before(const unsigned (&own)[4], int d) {
+  return bytes_across(make_uint4(0u, 0u, 0u, 0u), make_uint4(own[0], own[1], own[2], own[3]), d);
+}
+
+namespace detail {
+// Size bytes (8, 4, 2 or 1) of `value` from byte `offset` (a multiple of Size) stored at chunk + offset.
+template <int Size>
+SMEMTILE_DEVICE void store_chunk_piece(unsigned char* chunk, const uint4& value, int offset) {
+  const unsigned long long half = offset < 8 ? (static_cast<unsigned long long>(value.y) << 32 | value.x)
+                                             : (static_cast<unsigned long long>(value.w) << 32 | value.z);
+  const unsigned long long bits = half >> (8 * (offset & 7));
+  if constexpr (Size == 8) {
+    *reinterpret_cast<unsigned long long*>(chunk + offset) = bits;
+  } else {
+    using Word = typename VectorOf<Size>::type;
+    *reinterpret_cast<Word*>(chunk + offset) = static_cast<Word>(bits);
+  }
+}
+}  // namespace detail
+
+/// Bytes [0, n) (n < 16) of `value` stored to the 16-byte aligned chunk at `chunk` (global or shared
+/// memory) in at most four aligned stores (8, 4, 2, 1 bytes: the bits of n); nothing else written.
+SMEMTILE_DEVICE void store_chunk_prefix(unsigned char* chunk, const uint4& value, int n) {
+  if (n & 8) detail::store_chunk_piece<8>(chunk, value, chunk_prefix_piece(n, 8));
+  if (n & 4) detail::store_chunk_piece<4>(chunk, value, chunk_prefix_piece(n, 4));
+  if (n & 2) detail::store_chunk_piece<2>(chunk, value, chunk_prefix_piece(n, 2));
+  if (n & 1) detail::store_chunk_piece<1>(chunk, value, chunk_prefix_piece(n, 1));
+}
+
+/// Bytes [16 - n, 16) (n < 16) of `value` stored to the aligned chunk at `chunk` the same way.
+SMEMTILE_DEVICE void store_chunk_suffix(unsigned char* chunk, const uint4& value, int n) {
+  if (n & 8) detail::store_chunk_piece<8>(chunk, value, chunk_suffix_piece(n, 8));
+  if (n & 4) detail::store_chunk_piece<4>(chunk, value, chunk_suffix_piece(n, 4));
+  if (n & 2) detail::store_chunk_piece<2>(chunk, value, chunk_suffix_piece(n, 2));
+  if (n & 1) detail::store_chunk_piece<1>(chunk, value, chunk_suffix_piece(n, 1));
 }
 
 #endif  // __CUDACC__

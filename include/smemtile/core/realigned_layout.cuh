@@ -97,6 +97,13 @@ SMEMTILE_HOST_DEVICE constexpr BankCost realigned_stage_cost() {
   return total;
 }
 
+/// Where the piece of `size` bytes (8, 4, 2 or 1) of bytes [0, n) of a 16-byte chunk starts, for the
+/// sizes whose bit is set in n (at most four pieces, each aligned to its size, together [0, n)).
+SMEMTILE_HOST_DEVICE constexpr int chunk_prefix_piece(int n, int size) { return n & ~(2 * size - 1); }
+
+/// The same for bytes [16 - n, 16): the piece of `size` bytes starts here where n has its bit set.
+SMEMTILE_HOST_DEVICE constexpr int chunk_suffix_piece(int n, int size) { return 16 - (n & ~(size - 1)); }
+
 /// Bytes from `address` to the next 16-byte boundary (0 when aligned): where an output row's first
 /// aligned chunk starts within a lane's 16 bytes.
 SMEMTILE_HOST_DEVICE constexpr int bytes_to_chunk_boundary(unsigned long long address) {

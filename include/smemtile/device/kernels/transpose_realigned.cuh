@@ -4,7 +4,7 @@
 /// 16-byte chunk whatever the pitches: input rows are staged as the chunks that cover them (cp.async)
 /// and read back shifted by their phase, transposed in registers, and each output row is stored in
 /// the aligned chunks its lanes complete with shuffles (block/realign.cuh). Tiles at the matrix's
-/// edges (and the first tile down, whose output rows start with a partial chunk) check every access.
+/// edges check every access.
 #pragma once
 
 #include "../../block/async_copy.cuh"        // async_copy_commit, async_copy_wait_all
@@ -103,19 +103,10 @@ SMEMTILE_DEVICE void transpose_lane_block(const unsigned (&x)[Shape::lane_rows][
     }
 }
 
-// The first `count` elements of a chunk, one by one from `dst` (elements aligned to their size).
-template <int E>
-SMEMTILE_DEVICE void store_chunk_elements(unsigned char* dst, const uint4& chunk, int count) {
-  using Word = typename VectorOf<E>::type;
-  const unsigned words[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
-#pragma unroll
-  for (int e = 0; e < 16 / E; ++e)
-    if (e < count) *reinterpret_cast<Word*>(dst + e * E) = static_cast<Word>(words[e * E / 4] >> (8 * (e * E % 4)));
-}
-
 // Stores the warp's 8 output rows: lane l < 31 the aligned chunk d + 16 l bytes into the row's piece
-// (d: bytes to its first chunk boundary); Checked: only rows inside the matrix, and the first tile
-// down also the d bytes before the first boundary (lane 0's own).
+// (d: bytes to its first chunk boundary), and in the first tile down lane 0 also the d bytes before
+// it (its own first bytes); Checked: only rows inside the matrix (a last partial chunk in at most four
+// aligned pieces).
 template <class Shape, bool Checked>
 SMEMTILE_DEVICE void store_realigned_rows(const unsigned (&y)[8][4], const RealignedTile& t) {
   constexpr int E = Shape::elem_bytes;
@@ -127,18 +118,18 @@ SMEMTILE_DEVICE void store_realigned_rows(const unsigned (&y)[8][4], const Reali
     const int d = bytes_to_chunk_boundary(reinterpret_cast<unsigned long long>(row));
     const uint4 chunk = chunk_from_next_lane(y[j], d);
     unsigned char* dst = row + d + 16 * lane;
-    if (!Checked) {
-      if (lane < 31) store_chunk(dst, chunk);
-      continue;
-    }
     const int first = realigned_chunk_row(d, lane, E);
-    if (lane < 31 && first < t.rows_left) {
-      if (first + 16 / E <= t.rows_left) store_chunk(dst, chunk);
-      else store_chunk_elements<E>(dst, chunk, t.rows_left - first);
-    }
+    if (lane < 31 && (!Checked || first + 16 / E <= t.rows_left))
+      store_chunk(dst, chunk);
+    else if (Checked && lane < 31 && first < t.rows_left)
+      store_chunk_prefix(dst, chunk, (t.rows_left - first) * E);
     if (t.first_down && lane == 0 && d > 0) {
-      const uint4 own = make_uint4(y[j][0], y[j][1], y[j][2], y[j][3]);
-      store_chunk_elements<E>(row, own, min(d / E, t.rows_left));
+      const int head = Checked && t.rows_left * E < d ? t.rows_left * E : d;  // bytes before the boundary
+      const uint4 before = chunk_before(y[j], d);
+      if (head == d)
+        store_chunk_suffix(row + d - 16, before, d);
+      else  // fewer rows than the head: the first of its elements
+        for (int b = 0; b < head; b += E) store_chunk_piece<E>(row + d - 16, before, 16 - d + b);
     }
   }
 }
@@ -159,7 +150,7 @@ SMEMTILE_DEVICE void transpose_realigned_tile(const RealignedTile& t, unsigned c
 
 // One tile per block, the one transpose_block_tile() names (tiles of owned_rows down, cols across).
 // The unchecked path: every staged row and column inside the matrix, every staged chunk inside its
-// bytes, and not the first tile down. Policy: a realigned_rows TransposePolicy.
+// bytes. Policy: a realigned_rows TransposePolicy.
 template <class Policy, class Bits>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_realigned_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
@@ -185,7 +176,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const unsigned long long last_end =
       ((reinterpret_cast<unsigned long long>(t.in_row0) + (Shape::stage_rows - 1) * t.in_step) & ~15ull) +
       16 * Shape::chunks;
-  const bool inside = r0 > 0 && t.rows_left >= Shape::stage_rows && t.cols_left >= Shape::cols &&
+  const bool inside = t.rows_left >= Shape::stage_rows && t.cols_left >= Shape::cols &&
                       first_chunk >= t.lo && last_end <= t.hi;
   unsigned char* stage = dynamic_shared_memory_start();
   constexpr int prefetch = Policy::fetch_256 ? 256 : 0;
