@@ -20,11 +20,13 @@
 #include <smemtile/smemtile.cuh>
 
 #include <algorithm>
+#include <cstddef>  // std::nullptr_t
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>  // std::is_null_pointer
 #include <vector>
 
 #include "gpu_test.cuh"
@@ -34,7 +36,6 @@ namespace {
 using smemtile::TransposeAlgorithm;
 using smemtile_test::DeviceBuffer;
 using smemtile_test::poison_byte;
-using smemtile_test::same_bytes;
 using Bytes = std::vector<unsigned char>;
 
 struct TwoFloats {  // 8 bytes aligned to 4
@@ -206,8 +207,11 @@ TileBatchCase staged_batch_case(std::mt19937& rng, int elem_bytes, int elem_alig
   return {c, static_cast<int>(TransposeAlgorithm::small_batch_staged)};
 }
 
-template <class T>
-void run_case(const Case& c, std::mt19937& rng, bool registers = false, int expect = -1) {
+// One case against the host: random input, the output allocation poisoned (guards, pitch padding,
+// gaps) and compared byte for byte. The selection transposes it, or `launch(src, dst)` (a caller's
+// policy) where given; `registers` / `expect`: the selection must reach those algorithms.
+template <class T, class Launch = std::nullptr_t>
+void run_case(const Case& c, std::mt19937& rng, bool registers = false, int expect = -1, Launch launch = nullptr) {
   constexpr int E = sizeof(T);
   const long long in_elems = (c.batch - 1) * c.stride_in + span(c.rows, c.cols, c.ld_in);
   const long long out_elems = (c.batch - 1) * c.stride_out + span(c.cols, c.rows, c.ld_out);
@@ -234,8 +238,11 @@ void run_case(const Case& c, std::mt19937& rng, bool registers = false, int expe
     REQUIRE((algorithm == TransposeAlgorithm::narrow_rows_registers ||
              algorithm == TransposeAlgorithm::narrow_cols_registers));
   if (expect >= 0) REQUIRE(static_cast<int>(algorithm) == expect);
-  const smemtile::LaunchStatus status = smemtile::device_transpose(src, dst, c.rows, c.cols, c.ld_in, c.ld_out,
-                                                                   c.batch, c.stride_in, c.stride_out);
+  smemtile::LaunchStatus status;
+  if constexpr (std::is_null_pointer<Launch>::value)
+    status = smemtile::device_transpose(src, dst, c.rows, c.cols, c.ld_in, c.ld_out, c.batch, c.stride_in, c.stride_out);
+  else
+    status = launch(src, dst);
   INFO(status.message);
   REQUIRE(status.error == cudaSuccess);
   REQUIRE_CUDA(cudaDeviceSynchronize());
@@ -387,31 +394,11 @@ TEST_CASE("device_transpose small_batch_staged: every element size, dense batche
   run_staged_batches<float4>(80);
 }
 
-// Fills in[offset_in ..] with a batch of rows x cols matrices (values varying with the position), poisons out,
-// runs `transpose` and checks every transposed element at out[offset_out ..] and that the elements
-// just before and after the batch keep the poison.
+// A caller's policy on one dense case, checked as run_case checks the selection's.
 template <class T, class Launch>
-void check_dense_batch_run(DeviceBuffer<T>& in, DeviceBuffer<T>& out, int offset_in, int offset_out, int rows,
-                           int cols, int batch, Launch transpose) {
-  std::vector<T> host(in.size());
-  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<T>((i * 7 + 1) % 65521);
-  in.upload(host);
-  out.poison();
-  CHECK(transpose(in.get() + offset_in, out.get() + offset_out).error == cudaSuccess);
-  REQUIRE_CUDA(cudaDeviceSynchronize());
-  const std::vector<T> got = out.download();
-  T poison;
-  std::memset(&poison, poison_byte, sizeof poison);
-  const long long matrix = static_cast<long long>(rows) * cols, end = offset_out + batch * matrix;
-  long long wrong = 0;
-  for (long long m = 0; m < batch; ++m)
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        wrong += !same_bytes(got[offset_out + m * matrix + static_cast<long long>(c) * rows + r],
-                             host[offset_in + m * matrix + static_cast<long long>(r) * cols + c]);
-  CHECK(wrong == 0);
-  if (offset_out > 0) CHECK(same_bytes(got[offset_out - 1], poison));
-  if (end < static_cast<long long>(got.size())) CHECK(same_bytes(got[end], poison));
+void run_policy_case(const Case& c, Launch launch) {
+  std::mt19937 rng(smemtile_test::fresh_seed());
+  run_case<T>(c, rng, false, -1, launch);
 }
 
 TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batch it cannot move",
@@ -422,7 +409,7 @@ TEST_CASE("device_transpose small_batch_staged: a caller's policy refuses a batc
     INFO(s.message);
     return s.error == cudaErrorInvalidValue && s.message.find("small_batch_staged policy") != std::string::npos;
   };
-  check_dense_batch_run(in, out, 1, 3, 33, 31, 100, [](const unsigned short* i, unsigned short* o) {
+  run_policy_case<unsigned short>(Case{33, 31, 31, 33, 100, 1023, 1023, 2, 6}, [](const unsigned short* i, unsigned short* o) {
     return smemtile::device_transpose(Staged{}, i, o, 33, 31, 31, 33, 100, 1023, 1023);
   });
   CHECK(refused(smemtile::device_transpose(Staged{}, in.get(), out.get(), 33, 31, 31, 33, 10, 1030, 1023)));  // a gap
@@ -439,7 +426,7 @@ TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a b
     INFO(s.message);
     return s.error == cudaErrorInvalidValue && s.message.find("small_batch_registers policy") != std::string::npos;
   };
-  check_dense_batch_run(in, out, 0, 8, 16, 16, 100, [](const unsigned short* i, unsigned short* o) {
+  run_policy_case<unsigned short>(Case{16, 16, 16, 16, 100, 256, 256, 0, 16}, [](const unsigned short* i, unsigned short* o) {
     return smemtile::device_transpose(Tiles{}, i, o, 16, 16, 16, 16, 100, 256, 256);
   });
   CHECK(refused(smemtile::device_transpose(Tiles{}, in.get(), out.get(), 12, 16, 16, 12, 10, 192, 192)));  // 12 rows
@@ -461,7 +448,7 @@ TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, 
           "[transpose][device][records]") {
   using Split3 = smemtile::DefaultNarrowRegisterPolicy<4, TransposeAlgorithm::narrow_rows_registers, 3>::type;
   DeviceBuffer<float> in(5000 * 4 + 8), out(5000 * 4 + 8);  // every call below stays inside both
-  check_dense_batch_run(in, out, 0, 0, 5000, 3, 1, [](const float* i, float* o) {  // N < a block
+  run_policy_case<float>(Case{5000, 3, 3, 5000, 1, 0, 0, 0, 0}, [](const float* i, float* o) {  // N < a block
     return smemtile::device_transpose(Split3{}, i, o, 5000, 3);
   });
   const auto refused = [&](smemtile::LaunchStatus s) {
@@ -469,7 +456,7 @@ TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, 
     return s.error == cudaErrorInvalidValue && s.message.find("narrow register policy") != std::string::npos;
   };
   CHECK(refused(smemtile::device_transpose(Split3{}, in.get(), out.get(), 5000, 4)));             // K is 3
-  check_dense_batch_run(in, out, 0, 0, 4999, 3, 1, [](const float* i, float* o) {  // rows off 16 bytes
+  run_policy_case<float>(Case{4999, 3, 3, 4999, 1, 0, 0, 0, 0}, [](const float* i, float* o) {  // rows off 16 bytes
     return smemtile::device_transpose(Split3{}, i, o, 4999, 3);
   });
   CHECK(refused(smemtile::device_transpose(Split3{}, in.get() + 1, out.get(), 5000, 3)));         // in misaligned
@@ -481,8 +468,7 @@ TEST_CASE("device_transpose records: a caller's record policy runs, and refuses 
           "[transpose][device][records]") {
   using Narrow = smemtile::DefaultTransposePolicy<4, TransposeAlgorithm::narrow_rows>::type;
   using Small = smemtile::DefaultTransposePolicy<16, TransposeAlgorithm::small_batch>::type;
-  DeviceBuffer<float> in(100 * 3), out(100 * 3);
-  check_dense_batch_run(in, out, 0, 0, 100, 3, 1, [](const float* i, float* o) {
+  run_policy_case<float>(Case{100, 3, 3, 100, 1, 0, 0, 0, 0}, [](const float* i, float* o) {
     return smemtile::device_transpose(Narrow{}, i, o, 100, 3);
   });
   DeviceBuffer<float4> in4(80 * 80), out4(80 * 80);
