@@ -56,7 +56,8 @@
 #include "block/realign.cuh"            // load_shifted_words, chunk_from_next_lane: rows at any 16-byte phase realigned
 
 #include "device/launch.cuh"            // device_limits, prepare_launch, launch_with_plan (cached per device)
-#include "device/tuning/transpose_policy.cuh"  // TransposePolicy, select_transpose_algorithm
+#include "device/tuning/transpose_policy.cuh"  // TransposePolicy, DefaultTransposePolicy
+#include "device/tuning/transpose_selection.cuh"  // select_transpose_algorithm
 #include "device/tuning/stencil_policy.cuh"    // Stencil1DPolicy, StencilTiledPolicy, stencil_candidates
 #include "device/transpose.cuh"         // device_transpose
 #include "device/stencil.cuh"           // device_stencil

@@ -25,13 +25,13 @@
 // (kernels/transpose_realigned.cuh).
 // Every tile is conflict-free for its accesses (checked at compile time).
 // Narrow and small shapes take the record algorithms instead (select_transpose_algorithm,
-// tuning/transpose_policy.cuh): N x k with k <= 32 (narrow_rows), k x N (narrow_cols) and matrices
+// tuning/transpose_selection.cuh): N x k with k <= 32 (narrow_rows), k x N (narrow_cols) and matrices
 // of up to 64 x 64 (small_batch, several whole matrices per block): a block moves runs of whole
 // records through a RecordTile (block/interleave.cuh), the contiguous side in 16-byte accesses.
 //
 // This file is the entry (API, argument checks); dispatch/transpose_dispatch.cuh picks the policy
 // and launches; kernels/transpose_kernel.cuh is the kernel; tuning/transpose_policy.cuh holds the
-// tile shapes, blocks per multiprocessor and the selector.
+// tile shapes and blocks per multiprocessor, tuning/transpose_selection.cuh the selector.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -42,7 +42,8 @@
 
 #include "dispatch/transpose_dispatch.cuh"  // dispatch_transpose, launch_transpose
 #include "launch.cuh"                      // LaunchStatus
-#include "tuning/transpose_policy.cuh"     // the policies, select_transpose_algorithm
+#include "tuning/transpose_policy.cuh"     // the policies
+#include "tuning/transpose_selection.cuh"  // select_transpose_algorithm
 
 namespace smemtile {
 

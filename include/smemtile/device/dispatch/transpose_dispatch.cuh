@@ -14,7 +14,8 @@
 #include "../kernels/transpose_batch_staged.cuh"      // transpose_batch_staged_kernel
 #include "../kernels/transpose_realigned.cuh"         // transpose_realigned_kernel
 #include "../launch.cuh"                     // LaunchStatus, failed_launch
-#include "../tuning/transpose_policy.cuh"    // the policies and the selector
+#include "../tuning/transpose_policy.cuh"    // the policies
+#include "../tuning/transpose_selection.cuh" // select_transpose_algorithm, rows_16_byte_aligned
 
 namespace smemtile {
 
@@ -25,8 +26,7 @@ namespace detail {
 // Whether every row of every matrix of `p` (pitch `ld`, batch stride `stride`, in elements of
 // `elem_bytes`) starts on a 16-byte boundary.
 inline bool rows_16_byte_aligned(const void* p, long long ld, long long stride, int batch, int elem_bytes) {
-  return reinterpret_cast<unsigned long long>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0 &&
-         (batch <= 1 || (stride * elem_bytes) % 16 == 0);
+  return smemtile::rows_16_byte_aligned(reinterpret_cast<unsigned long long>(p), ld, stride, batch, elem_bytes);
 }
 
 // What the selection sees of a call (select_transpose_algorithm and the policies' *_apply).
@@ -295,8 +295,13 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
     default:
       break;
   }
+  // realigned_rows where the device cannot run it: the large tiles the output's alignment allows
+  const TransposeAlgorithm large =
+      algorithm == TransposeAlgorithm::realigned_rows
+          ? select_transpose_algorithm(E, rows_16_byte_aligned(out, ld_out, stride_out, batch, E))
+          : algorithm;
   if constexpr (E <= 4) {
-    if (algorithm == TransposeAlgorithm::register_blocks)
+    if (large == TransposeAlgorithm::register_blocks)
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::register_blocks>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
   }

@@ -1,17 +1,17 @@
 /// \file
 /// device_transpose's tuning: the algorithms (TransposeAlgorithm), their tile shapes, the policy
-/// type (tile, threads, blocks per multiprocessor, L2 fetch size) and the selector.
+/// type (tile, threads, blocks per multiprocessor, L2 fetch size) and each algorithm's default
+/// policy; the selector is tuning/transpose_selection.cuh.
 //
 // device_transpose(in, out, ...) runs the policy select_transpose_algorithm and
-// DefaultTransposePolicy give for the element size and the output's alignment;
+// DefaultTransposePolicy give for the call;
 // device_transpose(policy, in, out, ...) runs the caller's. The measurements behind the numbers:
 // docs/tuning.md.
 #pragma once
 
 #include <type_traits>  // std::false_type
 
-#include "../../config.cuh"              // SMEMTILE_HOST_DEVICE
-#include "../../core/batch_layout.cuh"      // batch_tiles_fit
+#include "../../config.cuh"                 // SMEMTILE_HOST_DEVICE
 #include "../../core/realigned_layout.cuh"  // RealignedRowsShape
 #include "../../core/record_layout.cuh"     // record_pitch, record_capacity
 
@@ -204,55 +204,6 @@ struct TransposePolicyCheck {
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
-/// The algorithm device_transpose selects for elements of `elem_bytes` bytes: register blocks where
-/// the output's rows take 16-byte stores (pointer, pitch and batch stride multiples of 16 bytes) and
-/// the elements are at most 4 bytes; else word blocks for bytes and padded element tiles otherwise
-/// (docs/tuning.md, "transpose tiles").
-SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(int elem_bytes,
-                                                                              bool out_rows_16_byte_aligned) {
-  return elem_bytes <= 4 && out_rows_16_byte_aligned ? TransposeAlgorithm::register_blocks
-         : elem_bytes == 1                           ? TransposeAlgorithm::word_blocks
-                                                     : TransposeAlgorithm::padded_elements;
-}
-
-/// What select_transpose_algorithm sees of one device_transpose call: the shape (in is rows x cols,
-/// batch matrices), the element size, pitches and batch strides (elements) and the pointers'
-/// addresses (as integers, so that the selection runs on the host).
-struct TransposeSelectionInput {
-  long long rows;                  ///< rows of each input matrix
-  long long cols;                  ///< columns of each input matrix
-  long long batch;                 ///< matrices
-  int elem_bytes;                  ///< bytes per element
-  long long ld_in;                 ///< input pitch
-  long long ld_out;                ///< output pitch
-  long long stride_in;             ///< input batch stride
-  long long stride_out;            ///< output batch stride
-  unsigned long long in_address;   ///< in, as an integer
-  unsigned long long out_address;  ///< out, as an integer
-};
-
-/// Whether a small matrix (rows x cols of elem_bytes) fits one block of small_batch.
-SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long cols, int elem_bytes) {
-  return rows <= transpose_small_max && cols <= transpose_small_max &&
-         record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
-}
-
-/// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
-/// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K at most
-/// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K) with
-/// their pointer and batch stride 16-byte aligned, and N at least `records_per_block` (one full
-/// block; a run's last, shorter block moves element by element). The channel rows may start
-/// anywhere: aligned ones move in 16-byte accesses directly, others through aligned windows.
-SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
-                                                           long long records_per_block) {
-  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
-  const long long ld_flat = split ? in.ld_in : in.ld_out;
-  const long long stride_flat = split ? in.stride_in : in.stride_out;
-  const unsigned long long flat = split ? in.in_address : in.out_address;
-  return in.elem_bytes <= 8 && k >= 1 && k <= transpose_register_narrow_max && ld_flat == k && flat % 16 == 0 &&
-         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block;
-}
-
 /// Records per block of the default narrow register policies for K-element records of
 /// elem_bytes: 256 threads x 16 bytes' worth each, four times over for K = 1, twice for K = 2 (16
 /// to 32 KB staged).
@@ -260,83 +211,11 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
 
-/// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
-/// rows and cols multiples of the register tile's side (batch_tiles_fit: 8 for 1- and 2-byte
-/// elements, 4 for 4-byte, 2 for 8-byte ones), a matrix fitting the stage, and the batch one flat
-/// run on each side (pitches the rows, strides a matrix) from 16-byte aligned pointers, so that
-/// every global access is a whole 16-byte chunk.
-SMEMTILE_HOST_DEVICE constexpr bool small_batch_registers_apply(const TransposeSelectionInput& in, int stage_bytes) {
-  const long long matrix = in.rows * in.cols;
-  return batch_tiles_fit(in.rows, in.cols, in.elem_bytes) && matrix * in.elem_bytes <= stage_bytes &&
-         in.ld_in == in.cols && in.ld_out == in.rows &&
-         (in.batch <= 1 || (in.stride_in == matrix && in.stride_out == matrix)) && in.in_address % 16 == 0 &&
-         in.out_address % 16 == 0;
-}
-
-/// Whether a call of small matrices can take small_batch_staged with a stage of `stage_bytes`: a
-/// matrix fitting the stage, the batch one flat run on each side (pitches the rows, strides a
-/// matrix), and the output aligned to the element's size (its pieces hold whole elements). Any
-/// shape, any input alignment.
-SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_apply(const TransposeSelectionInput& in, int stage_bytes) {
-  const long long matrix = in.rows * in.cols;
-  return matrix >= 1 && matrix * in.elem_bytes <= stage_bytes && in.ld_in == in.cols && in.ld_out == in.rows &&
-         (in.batch <= 1 || (in.stride_in == matrix && in.stride_out == matrix)) &&
-         in.out_address % static_cast<unsigned long long>(in.elem_bytes) == 0;
-}
-
-/// Where small_batch_staged measured slower than what the call took before it: 8-byte elements in
-/// rows of a multiple of 32 (every lane of the gather on one bank group; H200, one run, 2^16 x 32x32
-/// doubles off 16 bytes: 71.7% of cudaMemcpy against small_batch's 77.1%; 64 x 64: 71.5% against
-/// the padded tiles' 84.3% in an earlier run).
-SMEMTILE_HOST_DEVICE constexpr bool small_batch_staged_slower(const TransposeSelectionInput& in) {
-  return in.elem_bytes == 8 && in.cols % 32 == 0;
-}
-
 /// The warps of the default realigned_rows tile: 16 (tiles of 128 columns, 512 threads) for 1- and
 /// 2-byte elements, 8 for 4-byte ones (a 512-byte row would need 33 lanes' chunks). H100 / H200, one
 /// run each, % of cudaMemcpy at 8191 x 8193 against 8 warps: bytes 88.4 / 79.7 against 84.9 / 77.3,
 /// halves 91.9 / 87.3 against 89.7 / 85.5 (docs/tuning.md, "realigned rows").
 SMEMTILE_HOST_DEVICE constexpr int transpose_realigned_warps(int elem_bytes) { return elem_bytes >= 4 ? 8 : 16; }
-
-/// Whether a call whose output rows are not 16-byte aligned takes realigned_rows: 1- and 2-byte
-/// elements (4-byte ones won and lost against the padded tiles by shape: H200 8191 x 8193 90.9 against
-/// 87.9%, 65536 x 1023 74.7 against 82.0%; a caller's policy can take it) and at least one tile's rows
-/// (the tiles are 496 / elem_bytes rows tall; shorter matrices would stage mostly nothing).
-SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_apply(long long rows, int elem_bytes) {
-  return elem_bytes <= 2 && rows >= 31 * 16 / elem_bytes;
-}
-
-/// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
-/// transpose_small_max) small_batch_registers where small_batch_registers_apply (a stage of
-/// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
-/// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
-/// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
-/// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
-/// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where the
-/// output's rows (pointer, ld_out and stride_out) are not 16-byte aligned and realigned_rows_apply;
-/// else the large-tile selection above (by the element size and that alignment). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
-/// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
-SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
-  if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
-      small_batch_registers_apply(in, transpose_record_tile_bytes))
-    return TransposeAlgorithm::small_batch_registers;
-  if (in.rows <= transpose_small_max && in.cols <= transpose_small_max &&
-      small_batch_staged_apply(in, transpose_record_tile_bytes) && !small_batch_staged_slower(in))
-    return TransposeAlgorithm::small_batch_staged;
-  if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
-  if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
-      narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
-    return TransposeAlgorithm::narrow_rows_registers;
-  if (in.elem_bytes <= 8 && in.rows <= transpose_register_narrow_max &&
-      narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
-    return TransposeAlgorithm::narrow_cols_registers;
-  if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
-  if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
-  const bool aligned = in.out_address % 16 == 0 && (in.ld_out * in.elem_bytes) % 16 == 0 &&
-                       (in.batch <= 1 || (in.stride_out * in.elem_bytes) % 16 == 0);
-  if (!aligned && realigned_rows_apply(in.rows, in.elem_bytes)) return TransposeAlgorithm::realigned_rows;
-  return select_transpose_algorithm(in.elem_bytes, aligned);
-}
 
 /// The default policy of an algorithm for elements of ElemBytes bytes: the shapes above; blocks per
 /// multiprocessor and the 256-byte fetches as measured (docs/tuning.md, "transpose blocks per
