@@ -689,23 +689,25 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(248, 8192, 1, 2, 0, 249) == A::realigned_rows);
   CHECK(select(247, 8192, 1, 2, 0, 249) == A::padded_elements);
   CHECK(select(8191, 8193, 1, 4) == A::padded_elements);  // 4-byte elements keep the padded tiles
-  // input rows off 16 bytes, output aligned: realigned_rows where the register blocks' tiles (128
-  // columns of bytes, 64 of halves) do not divide the columns, else the register blocks
-  const auto in_off = [](long long rows, long long cols, int e, long long ld_in, unsigned long long in = 0x10000) {
+  // output rows aligned: realigned_rows where the register blocks' tiles (128 x 128 bytes, 128 x 64
+  // halves) do not divide the matrix, whatever the input's alignment; else the register blocks
+  const auto aligned_out = [](long long rows, long long cols, int e, long long ld_in, unsigned long long in = 0x10000) {
     return smemtile::select_transpose_algorithm(
         smemtile::TransposeSelectionInput{rows, cols, 1, e, ld_in, rows, 0, 0, in, 0x20000});
   };
-  CHECK(in_off(8192, 8193, 1, 8193) == A::realigned_rows);
-  CHECK(in_off(8192, 8192, 1, 8193) == A::register_blocks);
-  CHECK(in_off(8192, 8188, 1, 8188) == A::realigned_rows);  // pitch of 4-byte multiples
-  CHECK(in_off(8192, 8000, 1, 8000, 0x10008) == A::realigned_rows);  // the pointer off 16 bytes
-  CHECK(in_off(8192, 8064, 1, 8064, 0x10008) == A::register_blocks);  // 63 tiles of 128 bytes
-  CHECK(in_off(8192, 8000, 1, 8000) == A::register_blocks);           // both sides aligned
-  CHECK(in_off(8192, 8193, 2, 8193) == A::realigned_rows);
-  CHECK(in_off(8192, 8128, 2, 8129) == A::register_blocks);  // 127 tiles of 64 halves
-  CHECK(in_off(496, 1000, 1, 1001) == A::realigned_rows);
-  CHECK(in_off(480, 1000, 1, 1001) == A::register_blocks);  // under one tile's rows
-  CHECK(in_off(20000, 600, 4, 601) == A::register_blocks);  // 4-byte elements keep the register blocks
+  CHECK(aligned_out(8192, 8193, 1, 8193) == A::realigned_rows);
+  CHECK(aligned_out(8192, 8192, 1, 8193) == A::register_blocks);  // input off 16 bytes, tiles divide
+  CHECK(aligned_out(8192, 8192, 1, 8192, 0x10008) == A::register_blocks);
+  CHECK(aligned_out(8192, 8188, 1, 8188) == A::realigned_rows);
+  CHECK(aligned_out(8208, 8208, 1, 8208) == A::realigned_rows);  // both sides aligned
+  CHECK(aligned_out(8000, 8192, 1, 8192) == A::realigned_rows);  // rows not a multiple of 128
+  CHECK(aligned_out(12288, 12288, 1, 12288) == A::register_blocks);
+  CHECK(aligned_out(8192, 8000, 2, 8000) == A::register_blocks);  // 125 tiles of 64 halves
+  CHECK(aligned_out(8192, 8200, 2, 8200) == A::realigned_rows);
+  CHECK(aligned_out(8200, 8192, 2, 8192) == A::realigned_rows);
+  CHECK(aligned_out(496, 1000, 1, 1008) == A::realigned_rows);
+  CHECK(aligned_out(480, 1000, 1, 1008) == A::register_blocks);  // under one tile's rows
+  CHECK(aligned_out(20000, 600, 4, 601) == A::register_blocks);  // 4-byte elements keep the register blocks
 }
 
 TEST_CASE("RealignedRowsShape: the tiles of realigned_rows and their invariants", "[transpose][policy][realigned]") {

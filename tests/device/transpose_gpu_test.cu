@@ -419,19 +419,19 @@ TEST_CASE("device_transpose: the issue's odd shape (8191 x 8193) of bytes and ha
   check_transpose_case<unsigned short>(c, rng);
 }
 
-// Input rows off 16 bytes, output rows aligned, columns not a multiple of the register blocks'
-// tiles: the selection takes realigned_rows (tuning/transpose_selection.cuh); every output row
-// starts on a chunk boundary, the input's rows at every phase.
-TEST_CASE("device_transpose: realigned_rows selected where only the input's rows are unaligned",
+// Output rows aligned, sizes the register blocks' tiles do not divide (columns here), the input's
+// rows aligned or at any phase: the selection takes realigned_rows (tuning/transpose_selection.cuh);
+// every output row starts on a chunk boundary.
+TEST_CASE("device_transpose: realigned_rows selected where the register tiles do not divide an aligned matrix",
           "[transpose][device][realigned]") {
   std::mt19937 rng(smemtile_test::fresh_seed());
   for (int i = 0; i < 8; ++i) {
     INFO("case " << i);
     const int rows = 16 * uniform(rng, 31, 200), cols = 128 * uniform(rng, 1, 12) + uniform(rng, 1, 127);
-    const int ld_in = cols + uniform(rng, 0, 5), batch = i % 4 == 3 ? 2 : 1;
+    const int ld_in = i % 2 ? cols + uniform(rng, 0, 5) : 16 * ((cols + 15) / 16), batch = i % 4 == 3 ? 2 : 1;
     const long long span_out = static_cast<long long>(cols) * rows;
     const TransposeCase c{rows, cols, ld_in, rows, batch, static_cast<long long>(rows) * ld_in + uniform(rng, 0, 9),
-                          span_out, static_cast<std::size_t>(uniform(rng, 0, 15)) * 2, 32, 32, false};
+                          span_out, static_cast<std::size_t>(i % 2 ? uniform(rng, 0, 15) * 2 : 0), 32, 32, false};
     check_transpose_case<unsigned char>(c, rng);
     check_transpose_case<unsigned short>(c, rng);
   }

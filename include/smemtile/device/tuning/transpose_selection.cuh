@@ -108,16 +108,18 @@ SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long addr
 }
 
 /// Whether a call takes realigned_rows where realigned_rows_apply: where the output's rows are not
-/// 16-byte aligned (the register blocks need them), or where the input's are not and the register
-/// blocks' tiles do not divide the columns (their last tile column then loads element by element;
-/// H100 / H200, one run each, % of cudaMemcpy, register blocks against realigned_rows: bytes 8192 x
-/// 8193 of pitch 8193 85.2 / 74.7 against 88.6 / 78.9, 20000 x 600 of pitch 601 39.0 / 39.2
-/// against 101.4 / 108.4; but 8192 x 8192 of pitch 8193 93.7 / 83.5 against 89.7 / 77.9;
-/// docs/tuning.md, "realigned rows").
-SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelectionInput& in, bool in_aligned,
-                                                            bool out_aligned) {
+/// 16-byte aligned (the register blocks need them), or where the register blocks' tiles (128 x 128
+/// bytes, 128 x 64 halves) do not divide the matrix: their output rows then start and end inside 32-byte
+/// sectors shared with the next tile's, and their edge tiles move element by element. H200, one run,
+/// % of cudaMemcpy, register blocks against realigned_rows, bytes: 8208^2 70.7 / 85.2, 10000^2 68.8 /
+/// 84.2, 20000 x 608 33.5 / 101.0 (in L2), 1008 x 65536 36.8 / 78.1; but 8192^2 93.7 / 82.4, 1024 x
+/// 65536 94.0 / 79.1; halves 8200^2 82.7 / 87.8, 608 x 20000 55.4 / 80.1, but 8192^2 95.1 / 87.7
+/// (docs/tuning.md, "realigned rows"). The input's alignment does not change the choice.
+SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelectionInput& in, bool out_aligned) {
+  const int tile_rows = in.elem_bytes == 1 ? TransposeTileShape<1>::rows : TransposeTileShape<2>::rows;
   const int tile_cols = in.elem_bytes == 1 ? TransposeTileShape<1>::cols : TransposeTileShape<2>::cols;
-  return realigned_rows_apply(in.rows, in.elem_bytes) && (!out_aligned || (!in_aligned && in.cols % tile_cols != 0));
+  return realigned_rows_apply(in.rows, in.elem_bytes) &&
+         (!out_aligned || in.rows % tile_rows != 0 || in.cols % tile_cols != 0);
 }
 
 /// The algorithm device_transpose runs for a call: for small matrices (rows and cols up to
@@ -127,7 +129,7 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
-/// realigned_rows_selected (rows not 16-byte aligned: pointer, pitch and batch stride);
+/// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
 /// else the large-tile selection above (by the element size and that alignment). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
 /// strides and alignment decide within them, per block, whether accesses are 16 bytes wide.
 SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(const TransposeSelectionInput& in) {
@@ -146,9 +148,8 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
     return TransposeAlgorithm::narrow_cols_registers;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
-  const bool in_aligned = rows_16_byte_aligned(in.in_address, in.ld_in, in.stride_in, in.batch, in.elem_bytes);
   const bool out_aligned = rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes);
-  if (realigned_rows_selected(in, in_aligned, out_aligned)) return TransposeAlgorithm::realigned_rows;
+  if (realigned_rows_selected(in, out_aligned)) return TransposeAlgorithm::realigned_rows;
   return select_transpose_algorithm(in.elem_bytes, out_aligned);
 }
 
