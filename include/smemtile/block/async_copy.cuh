@@ -45,31 +45,34 @@ namespace smemtile {
 
 #if defined(__CUDACC__)
 
-namespace detail {
-
-// The cp.async mover for detail::copy: 4-, 8- and 16-byte units of Element are started with
-// cp.async. Units wider than an element had their addresses checked (vector_fits); a unit of one
-// element is aligned as the element type is, so it goes asynchronously only when that alignment is
-// its size (a struct of two floats, 8 bytes aligned to 4, is copied synchronously).
+/// The cp.async mover (copy_units.cuh says what a mover is), which copy_global_to_tile_async and
+/// TileCopy's asynchronous loads use: 4-, 8- and 16-byte units of Element are started with
+/// cp.async, complete after the caller's async_copy_commit / async_copy_wait and a group.sync(),
+/// and the other widths move synchronously. Units wider than an element had their addresses
+/// checked by the copy; a unit of one element is aligned as the element type is, so it goes
+/// asynchronously only when that alignment is its size (a struct of two floats, 8 bytes aligned
+/// to 4, is copied synchronously).
 template <class Element>
 struct AsyncMove {
+  /// Whether Bytes-wide units of Element are started with cp.async.
   template <int Bytes>
   static constexpr bool asynchronous =
       (Bytes == 4 || Bytes == 8 || Bytes == 16) &&
       (Bytes > static_cast<int>(sizeof(Element)) || static_cast<int>(alignof(Element)) >= Bytes);
-  static constexpr bool fetch_256 = false;  // the widths it cannot start load as plain loads
+  static constexpr bool fetch_256 = false;  ///< the widths it cannot start load as plain loads
 
+  /// Starts copying Bytes bytes from global `src` to shared `dst` (both Bytes-aligned).
   template <int Bytes, class E>
   static SMEMTILE_DEVICE void start(E* dst, const E* src) {
     arch::cp_async<Bytes>(dst, src, Bytes);
   }
+  /// Starts zero-filling Bytes bytes at shared `dst`; `valid_src` is any valid global address
+  /// (cp.async reads 0 bytes of it).
   template <int Bytes, class E>
   static SMEMTILE_DEVICE void start_zero(E* dst, const E* valid_src) {
     arch::cp_async<Bytes>(dst, valid_src, 0u);
   }
 };
-
-}  // namespace detail
 
 /// Starts loading the tile from `global` asynchronously: when complete, tile(r, c) =
 /// global(origin.row + r, origin.col + c), and what `boundary` says where that lies outside the
@@ -82,7 +85,7 @@ template <class Global, class Tile, class Boundary = boundary::Zero, class Group
 SMEMTILE_DEVICE void copy_global_to_tile_async(const Global& global, Coord origin, Tile&& tile, Boundary boundary = {},
                                                Group group = {}) {
   using Element = std::remove_const_t<typename decltype(tile_ref(tile))::element_type>;
-  detail::copy<true, detail::AsyncMove<Element>>(global, origin, tile_ref(tile), boundary, group);
+  detail::copy<true, AsyncMove<Element>>(global, origin, tile_ref(tile), boundary, group);
 }
 
 /// The 1D form: tile(i) = global(origin + i) for a 1D tile (or its halo view) and a rank-1 mdspan,
@@ -93,8 +96,7 @@ SMEMTILE_DEVICE void copy_global_to_tile_async(const cuda::std::mdspan<T, Extent
                                                int origin, Tile&& tile, Boundary boundary = {}, Group group = {}) {
   static_assert(Extents::rank() == 1, "smemtile: an int origin goes with a rank-1 mdspan; use a Coord for 2D");
   using Element = std::remove_const_t<typename decltype(tile_ref(tile))::element_type>;
-  detail::copy<true, detail::AsyncMove<Element>>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary,
-                                                 group);
+  detail::copy<true, AsyncMove<Element>>(detail::as_matrix(global), Coord{0, origin}, tile_ref(tile), boundary, group);
 }
 
 #endif  // __CUDACC__

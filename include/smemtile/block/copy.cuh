@@ -37,7 +37,7 @@
 #include "../core/swizzled_layout.cuh"   // SwizzledLayout (its bank period)
 #include "../core/transpose_layout.cuh"  // TransposeLayout, WordTransposeLayout (their bank periods)
 #include "../core/vector_type.cuh"  // detail::VectorOf
-#include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass)
+#include "../core/global_view.cuh"  // GlobalMatrix, make_global_matrix (what callers pass), global_pointer
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 #include "copy_plan.cuh"        // widths and bank costs known at compile time
 #include "copy_units.cuh"       // the unit walks

@@ -9,6 +9,7 @@
 #include "../arch/global_load.cuh"   // load_global_fetch_256 (SyncMoveFetch256)
 #include "../config.cuh"             // SMEMTILE_DEVICE, SMEMTILE_CHECK
 #include "../core/coord.cuh"         // Coord, row_major_coord
+#include "../core/global_view.cuh"   // global_pointer
 #include "../core/shared_address.cuh"  // shared_window_address
 #include "../core/tile_ref.cuh"      // TileRef
 #include "../core/vector_type.cuh"   // detail::VectorOf
@@ -44,14 +45,6 @@ SMEMTILE_DEVICE bool region_inside(const Global& global, Coord at, int rows, int
   return at.row >= 0 && at.col >= 0 && at.row + rows <= static_cast<int>(global.extent(0)) &&
          at.col + cols <= static_cast<int>(global.extent(1));
 }
-
-// Element pointer of (row, col) of a rank-2 mdspan, with 64-bit offset arithmetic.
-template <class Global>
-SMEMTILE_DEVICE auto global_pointer(const Global& global, int row, int col) {
-  return global.data_handle() + static_cast<long long>(row) * global.stride(0) +
-         static_cast<long long>(col) * global.stride(1);
-}
-
 
 // Whether Bytes-wide units fit the addresses: global start, pitch, unit stride 1, and the tile's
 // first element and row stride (the layout's part was checked at compile time or is checked here),
@@ -89,22 +82,31 @@ SMEMTILE_DEVICE bool words_realignable(const Global& global, Coord global_first,
   return (lowest & ~3ull) >= first && (highest & ~3ull) + 8 <= end;
 }
 
-// How a load moves its units into the tile. SyncMove: ordinary loads and stores (copy_global_to_tile).
-// A mover for which asynchronous<Bytes> is true starts Bytes-wide unit copies with
-// start<Bytes>(shared dst, global src) and zero-fills with start_zero<Bytes>(dst, any valid global
-// address); the other widths (and every store to global memory) take the synchronous code.
-// AsyncMove (async_copy.cuh) is the cp.async mover. fetch_256: whether the synchronous code's loads
-// ask L2 for the 256 bytes around each (arch::load_global_fetch_256).
+}  // namespace detail
+
+// How a load moves its units into the tile (a copy's Mover). A mover for which
+// asynchronous<Bytes> is true starts Bytes-wide unit copies with start<Bytes>(shared dst, global
+// src) and zero-fills with start_zero<Bytes>(dst, any valid global address); the other widths (and
+// every store to global memory) take the synchronous code. fetch_256: whether the synchronous
+// code's loads ask L2 for the 256 bytes around each (arch::load_global_fetch_256). AsyncMove
+// (async_copy.cuh) is the cp.async mover.
+
+/// The synchronous mover: every unit moved by ordinary loads and stores (what
+/// copy_global_to_tile does). Pass it to copy_global_to_tile_with (copy_with.cuh).
 struct SyncMove {
   template <int Bytes>
-  static constexpr bool asynchronous = false;
-  static constexpr bool fetch_256 = false;
+  static constexpr bool asynchronous = false;  ///< no width is started asynchronously
+  static constexpr bool fetch_256 = false;     ///< plain loads
 };
-// SyncMove whose 4- to 16-byte loads have L2 fetch 256 bytes: for tiles whose rows are one 128-byte
-// line, the half the block beside reads next (device_transpose's tiles of bytes and halves).
+/// SyncMove whose 4- to 16-byte loads ask L2 to fetch the 256 bytes around each: for tiles whose
+/// rows are one 128-byte line, so that the line the neighbouring block reads next is already on
+/// its way (device_transpose's tiles of bytes and halves). Only the prefetch differs; the data
+/// moved is SyncMove's.
 struct SyncMoveFetch256 : SyncMove {
-  static constexpr bool fetch_256 = true;
+  static constexpr bool fetch_256 = true;  ///< loads ask L2 for 256 bytes
 };
+
+namespace detail {
 
 // A unit of the global array loaded by the synchronous code, as the mover asks.
 template <class Mover, class V>

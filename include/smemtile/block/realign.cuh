@@ -81,8 +81,10 @@ SMEMTILE_DEVICE uint4 chunk_before(const unsigned (&own)[4], int d) {
   return bytes_across(make_uint4(0u, 0u, 0u, 0u), make_uint4(own[0], own[1], own[2], own[3]), d);
 }
 
-namespace detail {
-// Size bytes (8, 4, 2 or 1) of `value` from byte `offset` (a multiple of Size) stored at chunk + offset.
+/// Bytes [offset, offset + Size) of `value` (Size 8, 4, 2 or 1; offset in 0..15, a multiple of
+/// Size) stored at chunk + offset with one aligned store (`chunk`: a 16-byte aligned chunk of
+/// global or shared memory); nothing else written. The pieces store_chunk_prefix and
+/// store_chunk_suffix are made of.
 template <int Size>
 SMEMTILE_DEVICE void store_chunk_piece(unsigned char* chunk, const uint4& value, int offset) {
   const unsigned long long half = offset < 8 ? (static_cast<unsigned long long>(value.y) << 32 | value.x)
@@ -91,27 +93,26 @@ SMEMTILE_DEVICE void store_chunk_piece(unsigned char* chunk, const uint4& value,
   if constexpr (Size == 8) {
     *reinterpret_cast<unsigned long long*>(chunk + offset) = bits;
   } else {
-    using Word = typename VectorOf<Size>::type;
+    using Word = typename detail::VectorOf<Size>::type;
     *reinterpret_cast<Word*>(chunk + offset) = static_cast<Word>(bits);
   }
 }
-}  // namespace detail
 
 /// Bytes [0, n) (n < 16) of `value` stored to the 16-byte aligned chunk at `chunk` (global or shared
 /// memory) in at most four aligned stores (8, 4, 2, 1 bytes: the bits of n); nothing else written.
 SMEMTILE_DEVICE void store_chunk_prefix(unsigned char* chunk, const uint4& value, int n) {
-  if (n & 8) detail::store_chunk_piece<8>(chunk, value, chunk_prefix_piece(n, 8));
-  if (n & 4) detail::store_chunk_piece<4>(chunk, value, chunk_prefix_piece(n, 4));
-  if (n & 2) detail::store_chunk_piece<2>(chunk, value, chunk_prefix_piece(n, 2));
-  if (n & 1) detail::store_chunk_piece<1>(chunk, value, chunk_prefix_piece(n, 1));
+  if (n & 8) store_chunk_piece<8>(chunk, value, chunk_prefix_piece(n, 8));
+  if (n & 4) store_chunk_piece<4>(chunk, value, chunk_prefix_piece(n, 4));
+  if (n & 2) store_chunk_piece<2>(chunk, value, chunk_prefix_piece(n, 2));
+  if (n & 1) store_chunk_piece<1>(chunk, value, chunk_prefix_piece(n, 1));
 }
 
 /// Bytes [16 - n, 16) (n < 16) of `value` stored to the aligned chunk at `chunk` the same way.
 SMEMTILE_DEVICE void store_chunk_suffix(unsigned char* chunk, const uint4& value, int n) {
-  if (n & 8) detail::store_chunk_piece<8>(chunk, value, chunk_suffix_piece(n, 8));
-  if (n & 4) detail::store_chunk_piece<4>(chunk, value, chunk_suffix_piece(n, 4));
-  if (n & 2) detail::store_chunk_piece<2>(chunk, value, chunk_suffix_piece(n, 2));
-  if (n & 1) detail::store_chunk_piece<1>(chunk, value, chunk_suffix_piece(n, 1));
+  if (n & 8) store_chunk_piece<8>(chunk, value, chunk_suffix_piece(n, 8));
+  if (n & 4) store_chunk_piece<4>(chunk, value, chunk_suffix_piece(n, 4));
+  if (n & 2) store_chunk_piece<2>(chunk, value, chunk_suffix_piece(n, 2));
+  if (n & 1) store_chunk_piece<1>(chunk, value, chunk_suffix_piece(n, 1));
 }
 
 #endif  // __CUDACC__

@@ -27,12 +27,14 @@ namespace detail {
 SMEMTILE_DEVICE unsigned linear_thread_rank() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
+}  // namespace detail
 
-// `value` of the lane `delta` below (Up) or above this one among `lanes` (a shuffle's mask), for
-// values of 1 to 8 bytes of any trivially copyable type; lanes with none get their own back.
+/// `value` of the lane `delta` below (Up) or above this one among `lanes` (a shuffle's mask: every
+/// lane in it calls with the same mask and delta), for values of 1 to 8 bytes of any trivially
+/// copyable type, moved as one 32- or 64-bit word; lanes with no such lane get their own back.
 template <bool Up, class T>
 SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
-  static_assert(sizeof(T) <= 8, "smemtile::detail::shuffle_lanes: values of 1 to 8 bytes");
+  static_assert(sizeof(T) <= 8, "smemtile::shuffle_lanes: values of 1 to 8 bytes");
   using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
   Word word = 0;
   __builtin_memcpy(&word, &value, sizeof(T));
@@ -40,7 +42,6 @@ SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
   __builtin_memcpy(&value, &word, sizeof(T));
   return value;
 }
-}  // namespace detail
 
 /// Every thread of the block; the block's size is read from blockDim.
 struct ThreadBlock {

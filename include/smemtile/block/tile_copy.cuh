@@ -27,7 +27,7 @@
 #include "../core/boundary.cuh"  // boundary policies, detail::AssumesInside
 #include "../core/coord.cuh"     // Coord
 #include "../core/tile_ref.cuh"  // tile_ref
-#include "async_copy.cuh"        // detail::AsyncMove
+#include "async_copy.cuh"        // AsyncMove
 #include "copy.cuh"              // detail::copy, the unit walk's widths
 #include "thread_group.cuh"      // FixedThreadBlock, Warp
 
@@ -107,19 +107,19 @@ class TileCopy {
   /// tile = the region at origin() (halo included), as copy_global_to_tile. Does not synchronize.
   template <class Tile>
   SMEMTILE_DEVICE void load(Tile&& tile) const {
-    move<true, detail::SyncMove>(tile_ref(tile));
+    move<true, SyncMove>(tile_ref(tile));
   }
   /// The same with cp.async (sm_80+; commit and wait as for copy_global_to_tile_async).
   template <class Tile>
   SMEMTILE_DEVICE void load_async(Tile&& tile) const {
-    move<true, detail::AsyncMove<Element>>(tile_ref(tile));
+    move<true, AsyncMove<Element>>(tile_ref(tile));
   }
   /// The region at origin() = tile (tiles without a halo), as copy_tile_to_global.
   template <class Tile>
   SMEMTILE_DEVICE void store(Tile&& tile) const {
     static_assert(stores, "smemtile::TileCopy::store: a halo tile's plan covers its halo; store its interior "
                           "with copy_tile_to_global");
-    move<false, detail::SyncMove>(tile_ref(tile));
+    move<false, SyncMove>(tile_ref(tile));
   }
 
  private:

@@ -59,13 +59,18 @@ using TmaTile = BasicStaticTile<T, TmaLayout<Rows, Cols>>;
 using arch::TmaMapResult;  ///< a tensor map, or the reason there is none (arch/tma.cuh)
 
 namespace detail {
-// The one TMA issue and wait of the library (the tile copies below and device_stencil's rings):
-// the tensor maps, barriers initialized by thread 0 of the block (the block synchronizes after),
-// a box issued by one thread, and the wait. Below sm_90 they compile to nothing (issue traps):
-// hosts launch TMA kernels on sm_90 and later only.
+// The tensor maps of device_stencil's rings (the tile copies below make theirs with make_tma_map).
 using arch::make_tma_map_2d;
 using arch::make_tma_map_3d;
+}  // namespace detail
 
+// The one TMA issue and wait of the library (the tile copies below and device_stencil's rings), on
+// raw mbarriers for kernels that keep several in flight (TmaBarrier / TmaPhase wrap one). Below
+// sm_90 they compile to nothing (issue traps): hosts launch TMA kernels on sm_90 and later only.
+
+/// Initializes `Count` mbarriers in shared memory, each expecting one arrival (the issuing
+/// thread's) per phase. The threads with threadIdx.x == 0 do it, so the block is one-dimensional;
+/// it must synchronize before any thread issues or waits on them.
 template <int Count>
 SMEMTILE_DEVICE void init_tma_barriers(unsigned long long (&barriers)[Count]) {
 #if SMEMTILE_HAS_TMA
@@ -78,8 +83,11 @@ SMEMTILE_DEVICE void init_tma_barriers(unsigned long long (&barriers)[Count]) {
 #endif
 }
 
-// The thread for which `leader` holds starts loading the box at (row, col; plane of a 3D map) into
-// `dst`, `bytes` announced on `barrier`. Coordinates count the map's elements.
+/// The thread for which `leader` holds starts loading the box at (row, col; plane of a 3D map,
+/// Volume) into shared `dst` (128-byte aligned), announcing `bytes` (the whole box's) on
+/// `barrier`; one leader per barrier phase. Coordinates count the map's elements and may lie
+/// outside the array (TMA fills zeros). Earlier generic accesses to `dst` by this thread are
+/// ordered before the copy; other threads' must be synchronized before the call.
 template <bool Volume>
 SMEMTILE_DEVICE void issue_tma_box(bool leader, const CUtensorMap& map, unsigned long long& barrier, void* dst,
                                    unsigned bytes, int plane, int row, int col) {
@@ -96,6 +104,9 @@ SMEMTILE_DEVICE void issue_tma_box(bool leader, const CUtensorMap& map, unsigned
 #endif
 }
 
+/// Waits until the phase of `barrier` with this parity (0 for its first phase, then alternating)
+/// has completed, i.e. its box has landed; then the calling thread may read the box. Every
+/// thread that reads the box waits itself.
 SMEMTILE_DEVICE void wait_tma_parity(unsigned long long& barrier, unsigned parity) {
 #if SMEMTILE_HAS_TMA
   arch::mbarrier_wait_parity(&barrier, parity);
@@ -103,7 +114,6 @@ SMEMTILE_DEVICE void wait_tma_parity(unsigned long long& barrier, unsigned parit
   (void)barrier, (void)parity;
 #endif
 }
-}  // namespace detail
 
 /// Makes (on the host) the tensor map with which copy_global_to_tile_tma loads tiles of type
 /// `Tile` (a TmaTile) from `global` (a rank-2 cuda::std::mdspan with stride(1) == 1, such as a
@@ -198,8 +208,8 @@ SMEMTILE_DEVICE void copy_global_to_tile_tma_async(const CUtensorMap& map, Coord
                    origin.row, origin.col, sizeof(Element), 0);
   }
   constexpr unsigned bytes = static_cast<unsigned>(sizeof(Element)) * TileLayout::rows() * TileLayout::cols();
-  detail::issue_tma_box<false>(leader, map, barrier.state_, ref.data(), bytes, 0, origin.row,
-                               origin.col * arch::tma_elements_per_element(static_cast<int>(sizeof(Element))));
+  issue_tma_box<false>(leader, map, barrier.state_, ref.data(), bytes, 0, origin.row,
+                       origin.col * arch::tma_elements_per_element(static_cast<int>(sizeof(Element))));
 #endif
 }
 
@@ -212,7 +222,7 @@ SMEMTILE_DEVICE void wait_tma(TmaBarrier& barrier, TmaPhase& phase) {
   static_assert(arch::detail::dependent_false<Dummy>,
                 "smemtile::wait_tma: TMA needs sm_90 or later; compile for -arch=sm_90 (or newer)");
 #elif defined(__CUDA_ARCH__)
-  detail::wait_tma_parity(barrier.state_, phase.parity);
+  wait_tma_parity(barrier.state_, phase.parity);
   phase.parity ^= 1u;
 #endif
 }

@@ -76,7 +76,7 @@ SMEMTILE_DEVICE auto copy_tile_to_global_transposed(Tile&& tile, const Global& g
       // warp stores contiguous elements, and accept the shared-memory conflicts of reading columns.
       const bool inside = detail::region_inside(global, origin, view.cols(), view.rows());
       if (inside && !detail::units_aligned<16>(global, origin)) {
-        detail::copy<false, detail::SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
+        detail::copy<false, SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
         return;
       }
     }
@@ -98,7 +98,7 @@ SMEMTILE_DEVICE auto copy_tile_to_global_transposed(Tile&& tile, const Global& g
     }
     // Groups that are not whole warps, and arrays whose columns are not contiguous: element by
     // element through the transposed view, accepting the conflicts of reading columns.
-    detail::copy<false, detail::SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
+    detail::copy<false, SyncMove, false>(global, origin, view.transposed(), boundary::Zero{}, group);
   } else {
     detail::copy<false>(global, origin, view.transposed(), inside, group);
   }
@@ -140,7 +140,7 @@ SMEMTILE_DEVICE void copy_global_to_tile_transposed(const Global& global, Coord 
         // Edges, and rows the vectors do not fit: element by element down the tile's columns. The
         // bank check is off here as in the transposes' fallbacks: it refused the TransposedLoadTile
         // whose pad suits the vector stores (TransposedLoadTile<float, 4, 128> with boundary::zero).
-        detail::copy<true, detail::SyncMove, false>(global, origin, view.transposed(), boundary, group);
+        detail::copy<true, SyncMove, false>(global, origin, view.transposed(), boundary, group);
       }
     } else {
       copy_global_to_tile(global, origin, view.transposed(), boundary, group);

@@ -12,9 +12,10 @@
 #include "../core/banks.cuh"              // bank_cost, WarpAccess
 #include "../core/boundary.cuh"           // boundary::Zero
 #include "../core/coord.cuh"              // Coord
+#include "../core/global_view.cuh"        // global_pointer
 #include "../core/transpose_layout.cuh"   // TransposeLayout, WordTransposeLayout
 #include "../core/tile_ref.cuh"           // TileRef, tile_ref
-#include "copy.cuh"                       // detail helpers (region_inside, global_pointer, the copy)
+#include "copy.cuh"                       // detail helpers (region_inside, the copy)
 #include "thread_group.cuh"               // ThreadBlock
 
 namespace smemtile {
@@ -93,22 +94,12 @@ SMEMTILE_HOST_DEVICE constexpr bool word_blocks_conflict_free(WordTransposeLayou
 
 #if defined(__CUDACC__)
 
-namespace detail {
-
-template <class Layout>
-struct IsTransposeLayout : std::false_type {};
-template <class Layout>
-struct IsWordTransposeLayout : std::false_type {};
-template <int R, int C, int E>
-struct IsWordTransposeLayout<WordTransposeLayout<R, C, E>> : std::true_type {};
-template <int R, int C, int E>
-struct IsTransposeLayout<TransposeLayout<R, C, E>> : std::true_type {};
-
-// A square of words of 1-byte (4 x 4) or 2-byte (2 x 2) elements transposed: element j of out[a]
-// is element a of in[j].
+/// A square of 4-byte words of 1-byte (4 x 4) or 2-byte (2 x 2) elements transposed in registers
+/// by byte permutes: element j of out[a] is element a of in[j] (elements in little-endian order
+/// within a word). `in` and `out` must not alias.
 template <int ElemBytes>
 SMEMTILE_DEVICE void transpose_word_square(const unsigned (&in)[4 / ElemBytes], unsigned (&out)[4 / ElemBytes]) {
-  static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile: words of bytes or halves");
+  static_assert(ElemBytes == 1 || ElemBytes == 2, "smemtile::transpose_word_square: words of bytes or halves");
   if constexpr (ElemBytes == 1) {
     const unsigned t0 = __byte_perm(in[0], in[1], 0x5140), t1 = __byte_perm(in[0], in[1], 0x7362);
     const unsigned t2 = __byte_perm(in[2], in[3], 0x5140), t3 = __byte_perm(in[2], in[3], 0x7362);
@@ -121,6 +112,17 @@ SMEMTILE_DEVICE void transpose_word_square(const unsigned (&in)[4 / ElemBytes], 
     out[1] = __byte_perm(in[0], in[1], 0x7632);
   }
 }
+
+namespace detail {
+
+template <class Layout>
+struct IsTransposeLayout : std::false_type {};
+template <class Layout>
+struct IsWordTransposeLayout : std::false_type {};
+template <int R, int C, int E>
+struct IsWordTransposeLayout<WordTransposeLayout<R, C, E>> : std::true_type {};
+template <int R, int C, int E>
+struct IsTransposeLayout<TransposeLayout<R, C, E>> : std::true_type {};
 
 // A block of BR x BC elements of T in registers, in two forms: by rows (BR units of BC elements,
 // as the tile holds them: 16-byte chunks, or 4-byte words of 1- and 2-byte elements) and by

@@ -285,6 +285,14 @@ SMEMTILE_HOST_DEVICE auto plane(const cuda::std::mdspan<T, Extents, Layout, Acce
   }
 }
 
+/// The address of element (row, col) of a rank-2 mdspan of any strides, its offset computed in 64
+/// bits (int coordinates times int strides pass 2^31 in large arrays). The extents are not checked.
+template <class Global>
+SMEMTILE_HOST_DEVICE auto global_pointer(const Global& global, int row, int col) {
+  return global.data_handle() + static_cast<long long>(row) * global.stride(0) +
+         static_cast<long long>(col) * global.stride(1);
+}
+
 namespace detail {
 
 // Any mdspan of rank 1 to 3 as a GlobalArray (layout_stride, int extents and strides).

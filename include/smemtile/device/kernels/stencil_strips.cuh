@@ -6,7 +6,7 @@
 #include <cstring>      // std::memcpy (register reinterpretation)
 
 #include "../../block/stencil.cuh"        // stencil_offset_allowed
-#include "../../block/thread_group.cuh"   // detail::shuffle_lanes
+#include "../../block/thread_group.cuh"   // shuffle_lanes
 #include "../tuning/stencil_policy.cuh"   // stencil_strip_side
 #include "stencil_common.cuh"             // element, stencil_point
 

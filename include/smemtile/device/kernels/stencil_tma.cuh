@@ -4,10 +4,11 @@
 /// (TMA fills with zeros only).
 #pragma once
 
-#include "../../block/copy.cuh"       // detail::global_pointer
-#include "../../block/tma_copy.cuh"   // detail::init_tma_barriers, issue_tma_box, wait_tma_parity
-#include "../../core/coord.cuh"       // Coord
-#include "../../core/tile_ref.cuh"    // TileRef
+#include "../../block/tma_copy.cuh"     // init_tma_barriers, issue_tma_box, wait_tma_parity
+#include "../../core/coord.cuh"         // Coord
+#include "../../core/global_view.cuh"   // global_pointer
+#include "../../core/layout.cuh"        // layout_reach
+#include "../../core/tile_ref.cuh"      // TileRef
 
 namespace smemtile {
 namespace detail {

@@ -10,7 +10,7 @@
 #include "../../block/async_copy.cuh"        // async_copy_commit, async_copy_wait_all
 #include "../../block/realign.cuh"           // load_shifted_words, chunk_from_next_lane
 #include "../../block/record_registers.cuh"  // stage_chunk_async (with an L2 prefetch size), store_chunk
-#include "../../block/transpose_blocks.cuh"  // detail::transpose_word_square
+#include "../../block/transpose_blocks.cuh"  // transpose_word_square
 #include "../../core/arena.cuh"              // detail::dynamic_shared_memory_start
 #include "../../core/realigned_layout.cuh"   // RealignedRowsShape, bytes_to_chunk_boundary
 #include "../tuning/transpose_policy.cuh"    // TransposePolicy, realigned_rows_shape
