@@ -110,11 +110,9 @@ SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long addr
 /// Whether a call takes realigned_rows where realigned_rows_apply: where the output's rows are not
 /// 16-byte aligned (the register blocks need them), or where the register blocks' tiles (128 x 128
 /// bytes, 128 x 64 halves) do not divide the matrix: their output rows then start and end inside 32-byte
-/// sectors shared with the next tile's, and their edge tiles move element by element. H200, one run,
-/// % of cudaMemcpy, register blocks against realigned_rows, bytes: 8208^2 70.7 / 85.2, 10000^2 68.8 /
-/// 84.2, 20000 x 608 33.5 / 101.0 (in L2), 1008 x 65536 36.8 / 78.1; but 8192^2 93.7 / 82.4, 1024 x
-/// 65536 94.0 / 79.1; halves 8200^2 82.7 / 87.8, 608 x 20000 55.4 / 80.1, but 8192^2 95.1 / 87.7
-/// (docs/tuning.md, "realigned rows"). The input's alignment does not change the choice.
+/// sectors shared with the next tile's, and their edge tiles move element by element. The input's
+/// alignment does not change the choice. H100 bytes 10000^2: 70.4 -> 92.9% of cudaMemcpy, 8192^2
+/// 95.3 against 90.9 (docs/tuning.md, "realigned rows", both GPUs).
 SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelectionInput& in, bool out_aligned) {
   const int tile_rows = in.elem_bytes == 1 ? TransposeTileShape<1>::rows : TransposeTileShape<2>::rows;
   const int tile_cols = in.elem_bytes == 1 ? TransposeTileShape<1>::cols : TransposeTileShape<2>::cols;
