@@ -247,6 +247,22 @@ LaunchStatus launch_narrow_records(int k, const Bits* in, Bits* out, int rows, i
                                                                              batch, stride_in, stride_out, stream);
 }
 
+// The large tiles: the register blocks where `algorithm` names them (elements of up to 4 bytes),
+// else the word blocks for bytes and the padded tiles for the other sizes.
+template <class Bits>
+LaunchStatus launch_large_tiles(TransposeAlgorithm algorithm, const Bits* in, Bits* out, int rows, int cols, int ld_in,
+                                int ld_out, int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  if constexpr (E <= 4) {
+    if (algorithm == TransposeAlgorithm::register_blocks)
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::register_blocks>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  }
+  using Other = typename DefaultTransposePolicy<E, E == 1 ? TransposeAlgorithm::word_blocks
+                                                          : TransposeAlgorithm::padded_elements>::type;
+  return launch_transpose<Other>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+}
+
 // The selected policy (select_transpose_algorithm) launched.
 template <class Bits>
 LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
@@ -300,18 +316,7 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       algorithm == TransposeAlgorithm::realigned_rows
           ? select_transpose_algorithm(E, rows_16_byte_aligned(out, ld_out, stride_out, batch, E))
           : algorithm;
-  if constexpr (E <= 4) {
-    if (large == TransposeAlgorithm::register_blocks)
-      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::register_blocks>::type>(
-          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-  }
-  if constexpr (E == 1) {
-    return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::word_blocks>::type>(
-        in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-  } else {
-    return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::padded_elements>::type>(
-        in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-  }
+  return launch_large_tiles(large, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
 }
 
 }  // namespace detail
