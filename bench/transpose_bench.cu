@@ -54,8 +54,9 @@ namespace {
 
 // ---- shapes ---------------------------------------------------------------------------------------
 
-const std::vector<std::string> kShapes = {"8192x8192", "8191x8193", "65536x1024", "1024x65536", "1024x1024",
-                                          "64x1024x1024"};
+// 10000x10000 and 1008x65536: aligned rows whose sizes the register tiles do not divide.
+const std::vector<std::string> kShapes = {"8192x8192",  "8191x8193", "10000x10000", "1008x65536", "65536x1024",
+                                          "1024x65536", "1024x1024", "64x1024x1024"};
 
 const std::vector<std::string> kNarrowBatchShapes = {
     "2x16777216", "3x16777216", "4x16777216", "8x16777216", "16777216x2",   "16777216x3",     "16777216x4",
