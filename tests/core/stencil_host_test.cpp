@@ -529,4 +529,61 @@ TEST_CASE("index policies map every position within Radius of the edges of array
                 "clamp");
 }
 
+// boundary_source / boundary_source_index: the element an index policy reads, the library's one
+// application of map_index: the position itself inside, the element it stands for outside.
+template <class Policy>
+void check_boundary_source(const char* name) {
+  int wrong = 0;
+  for (int n = 1; n <= 9; ++n) {
+    for (int i = -20; i < n + 20; ++i) {
+      const int expected = i >= 0 && i < n ? i : Policy::map_index(i, n);
+      const int index = smemtile::boundary_source_index<Policy>(i, n);
+      if (index != expected || index != Policy::map_index(i, n) || index < 0 || index >= n) {
+        ++wrong;
+        UNSCOPED_INFO(name << ": boundary_source_index(" << i << ", " << n << ") = " << index);
+      }
+      for (int cols = 1; cols <= 4; ++cols) {
+        for (int j = -5; j < cols + 5; ++j) {
+          const smemtile::Coord s = smemtile::boundary_source<Policy>(smemtile::Coord{i, j}, n, cols);
+          if (s.row != Policy::map_index(i, n) || s.col != Policy::map_index(j, cols)) {
+            ++wrong;
+            UNSCOPED_INFO(name << ": boundary_source({" << i << ", " << j << "}, " << n << ", " << cols << ") = {" << s.row
+                               << ", " << s.col << "}");
+          }
+          if (i >= 0 && i < n && j >= 0 && j < cols && s != smemtile::Coord{i, j}) ++wrong;  // inside: itself
+        }
+      }
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("boundary_source and boundary_source_index give the element each index policy reads, n = 1 included") {
+  using smemtile::Coord;
+  using smemtile::boundary_source;
+  using smemtile::boundary_source_index;
+  namespace b = smemtile::boundary;
+  check_boundary_source<b::Clamp>("clamp");
+  check_boundary_source<b::Periodic>("periodic");
+  check_boundary_source<b::Reflect>("reflect");
+  // Spot values, at compile time: inside unchanged, outside mapped, n = 1 maps everything to 0.
+  static_assert(boundary_source_index<b::Clamp>(2, 5) == 2 && boundary_source_index<b::Clamp>(-3, 5) == 0 &&
+                    boundary_source_index<b::Clamp>(7, 5) == 4 && boundary_source_index<b::Clamp>(-1, 1) == 0 &&
+                    boundary_source_index<b::Clamp>(1, 1) == 0,
+                "clamp");
+  static_assert(boundary_source_index<b::Periodic>(2, 5) == 2 && boundary_source_index<b::Periodic>(-1, 5) == 4 &&
+                    boundary_source_index<b::Periodic>(11, 5) == 1 && boundary_source_index<b::Periodic>(-3, 1) == 0 &&
+                    boundary_source_index<b::Periodic>(2, 1) == 0,
+                "periodic");
+  static_assert(boundary_source_index<b::Reflect>(2, 5) == 2 && boundary_source_index<b::Reflect>(-1, 5) == 1 &&
+                    boundary_source_index<b::Reflect>(5, 5) == 3 && boundary_source_index<b::Reflect>(-4, 1) == 0 &&
+                    boundary_source_index<b::Reflect>(3, 1) == 0 && boundary_source_index<b::Reflect>(0, 1) == 0,
+                "reflect");
+  static_assert(boundary_source<b::Clamp>(Coord{-2, 9}, 4, 6) == Coord{0, 5}, "clamp, both outside");
+  static_assert(boundary_source<b::Periodic>(Coord{-1, 3}, 4, 6) == Coord{3, 3}, "periodic, row outside");
+  static_assert(boundary_source<b::Reflect>(Coord{2, -2}, 4, 6) == Coord{2, 2}, "reflect, column outside");
+  static_assert(boundary_source<b::Reflect>(Coord{1, 4}, 4, 6) == Coord{1, 4}, "inside: itself");
+  static_assert(boundary_source<b::Reflect>(Coord{-5, 7}, 1, 1) == Coord{0, 0}, "1 x 1: everything is (0, 0)");
+}
+
 }  // namespace

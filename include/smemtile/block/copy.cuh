@@ -110,20 +110,20 @@ SMEMTILE_DEVICE void copy_elements_checked(const Global& global, Coord global_fi
       constexpr int elem = static_cast<int>(sizeof(Element));
       if constexpr (Boundary::maps_index) {
         // The element it stands for, copied asynchronously like any other.
-        g = Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
+        g = boundary_source<Boundary>(g, rows, cols);
         Mover::template start<elem>(shared, global_pointer(global, g.row, g.col));
       } else if (inside) {
         Mover::template start<elem>(shared, global_pointer(global, g.row, g.col));
       } else if (Boundary::is_zero && rows > 0 && cols > 0) {
         // Hardware zero fill: reads nothing; the source named is the nearest element (a valid address).
-        Mover::template start_zero<elem>(
-            shared, global_pointer(global, boundary::Clamp::map_index(g.row, rows), boundary::Clamp::map_index(g.col, cols)));
+        const Coord nearest = boundary_source<boundary::Clamp>(g, rows, cols);
+        Mover::template start_zero<elem>(shared, global_pointer(global, nearest.row, nearest.col));
       } else {
         *shared = boundary.template value<Element>();
       }
     } else if constexpr (ToTile) {
       if constexpr (Boundary::maps_index) {
-        g = Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
+        g = boundary_source<Boundary>(g, rows, cols);
         *shared = *global_pointer(global, g.row, g.col);
       } else {
         *shared = inside ? static_cast<Element>(*global_pointer(global, g.row, g.col))

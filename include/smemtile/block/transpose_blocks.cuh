@@ -10,7 +10,7 @@
 
 #include "../config.cuh"                  // SMEMTILE_DEVICE, SMEMTILE_HOST_DEVICE
 #include "../core/banks.cuh"              // bank_cost, WarpAccess
-#include "../core/boundary.cuh"           // boundary::Zero
+#include "../core/boundary.cuh"           // boundary::Zero, boundary_source
 #include "../core/coord.cuh"              // Coord
 #include "../core/global_view.cuh"        // global_pointer
 #include "../core/transpose_layout.cuh"   // TransposeLayout, WordTransposeLayout
@@ -295,7 +295,7 @@ SMEMTILE_DEVICE void global_to_tile_transposed_blocks(const Global& global, Coor
           if (inside) {
             values[i][j] = *global_pointer(global, g.row, g.col);
           } else if constexpr (Boundary::maps_index) {
-            g = Coord{Boundary::map_index(g.row, global_rows), Boundary::map_index(g.col, global_cols)};
+            g = boundary_source<Boundary>(g, global_rows, global_cols);
             values[i][j] = *global_pointer(global, g.row, g.col);
           } else {
             const bool in_array = g.row >= 0 && g.row < global_rows && g.col >= 0 && g.col < global_cols;

@@ -9,9 +9,11 @@
 // (clamp, periodic, reflect) map an index outside [0, n) to one inside and read that element. Each
 // index policy's map_index is constexpr, tested on the host for every edge position, and holds for
 // arrays smaller than the distance reached outside (periodic and reflect fold as often as needed).
+// boundary_source / boundary_source_index below are the one place an index policy is applied.
 #pragma once
 
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
+#include "coord.cuh"      // Coord
 
 // A namespace-scope constant usable in host and device code (as libcu++'s _CCCL_GLOBAL_CONSTANT):
 // device code cannot use a host constexpr object of class type, so the device pass declares it
@@ -116,6 +118,22 @@ SMEMTILE_HOST_DEVICE constexpr Constant<V> constant(V value) {
 }
 
 }  // namespace boundary
+
+/// The element an index policy (Clamp, Periodic, Reflect) reads for position g of a rows x cols array:
+/// g itself inside, else the element g stands for (map_index is the identity inside [0, n), so no test
+/// is needed; callers that test first do so only to skip the map's arithmetic).
+template <class Boundary>
+SMEMTILE_HOST_DEVICE constexpr Coord boundary_source(Coord g, int rows, int cols) {
+  static_assert(Boundary::maps_index, "boundary_source needs an index policy (clamp, periodic, reflect)");
+  return Coord{Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols)};
+}
+
+/// boundary_source along one axis of n elements (a plane of a volume, say): the index read for i.
+template <class Boundary>
+SMEMTILE_HOST_DEVICE constexpr int boundary_source_index(int i, int n) {
+  static_assert(Boundary::maps_index, "boundary_source_index needs an index policy (clamp, periodic, reflect)");
+  return Boundary::map_index(i, n);
+}
 
 namespace detail {
 /// Whether a boundary policy states that the region lies inside the array (boundary::Inside).

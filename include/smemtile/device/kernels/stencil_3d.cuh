@@ -162,7 +162,7 @@ struct SweepChunk {
   // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
   SMEMTILE_DEVICE int source(int k) const {
     const int z = first - Radius + k;
-    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : Boundary::map_index(z, depth);
+    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : boundary_source_index<Boundary>(z, depth);
     else return z;
   }
 };

@@ -61,7 +61,7 @@ SMEMTILE_DEVICE void load_steps_region(const GlobalArray<const T, Rank>& in, con
       int z = t.a + p;
       if (z < 0 || z >= t.na) {
         if constexpr (Boundary::maps_index) {
-          z = Boundary::map_index(z, t.na);
+          z = boundary_source_index<Boundary>(z, t.na);
         } else {
           fill_tile(slice, boundary.template value<T>(), Group{});
           continue;
@@ -338,8 +338,9 @@ SMEMTILE_DEVICE void write_steps_band(T* buffer, const StepsTile& t, int margin,
         const int x = first[2] + i % count[2];
         T& point = buffer[a * S + y * X + x];
         if constexpr (Boundary::maps_index) {
-          const int sa = Boundary::map_index(t.a + a, t.na) - t.a, sy = Boundary::map_index(t.y + y, t.ny) - t.y;
-          point = buffer[sa * S + sy * X + Boundary::map_index(t.x + x, t.nx) - t.x];
+          const int sa = boundary_source_index<Boundary>(t.a + a, t.na) - t.a;
+          const int sy = boundary_source_index<Boundary>(t.y + y, t.ny) - t.y;
+          point = buffer[sa * S + sy * X + boundary_source_index<Boundary>(t.x + x, t.nx) - t.x];
         } else {
           point = boundary.template value<T>();
         }

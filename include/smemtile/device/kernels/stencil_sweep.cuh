@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // Level k's plane p as a later level reads it.
   const auto lookup = [&](int k, int p) -> const T* {
     if (periodic || inside(p)) return ring(k, p);
-    if constexpr (Boundary::maps_index) return ring(k, Boundary::map_index(p, nz));
+    if constexpr (Boundary::maps_index) return ring(k, boundary_source_index<Boundary>(p, nz));
     return fill;
   };
   if constexpr (!Boundary::maps_index) fill_sweep_plane<Policy>(fill, boundary);
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   for (int q = q_first; q <= q_last; ++q) {
     if (needed(0, q)) {
       int z = q;  // outside the volume only when periodic
-      if constexpr (Boundary::maps_index) z = inside(q) ? q : Boundary::map_index(q, nz);
+      if constexpr (Boundary::maps_index) z = inside(q) ? q : boundary_source_index<Boundary>(q, nz);
       copy_global_to_tile_async(plane(in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{ring(0, q), Layout{}},
                                 boundary, FixedThreadBlock<Policy::threads>{});
     }

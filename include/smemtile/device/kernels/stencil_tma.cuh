@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../../block/tma_copy.cuh"     // init_tma_barriers, issue_tma_box, wait_tma_parity
+#include "../../core/boundary.cuh"      // boundary_source
 #include "../../core/coord.cuh"         // Coord
 #include "../../core/global_view.cuh"   // global_pointer
 #include "../../core/layout.cuh"        // layout_reach
@@ -61,7 +62,8 @@ SMEMTILE_DEVICE void write_boundary(TileRef<T, Layout> tile, const Global& globa
     const Coord g = origin + at;
     if (!whole && g.row >= 0 && g.row < rows && g.col >= 0 && g.col < cols) continue;
     if constexpr (Boundary::maps_index) {
-      tile(at.row, at.col) = *global_pointer(global, Boundary::map_index(g.row, rows), Boundary::map_index(g.col, cols));
+      const Coord source = boundary_source<Boundary>(g, rows, cols);
+      tile(at.row, at.col) = *global_pointer(global, source.row, source.col);
     } else {
       tile(at.row, at.col) = boundary.template value<T>();
     }
