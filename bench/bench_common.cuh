@@ -1,8 +1,9 @@
-// Shared by the benchmarks (one translation unit each): CUDA error checks, the GPU's name, the
-// pseudo-random hash of the input fillers, device allocations and the on-device mismatch counters.
+// Shared by the benchmarks (one translation unit each): CUDA error checks (CUDA_CHECK, from
+// examples/common/cuda_check.cuh), the GPU's name, the pseudo-random hash of the input fillers,
+// device allocations and the on-device mismatch counters.
 //
-// Each benchmark defines SMEMTILE_BENCH_NAME (its program name, a string literal, the prefix of its
-// messages) before including this header.
+// Each benchmark defines SMEMTILE_BENCH_NAME (its program name, a string literal, the prefix of the
+// GPU line) before including this header.
 #pragma once
 
 #ifndef SMEMTILE_BENCH_NAME
@@ -15,22 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define BENCH_CHECK_CUDA(call)                                                                         \
-  do {                                                                                                 \
-    const cudaError_t bench_status_ = (call);                                                          \
-    if (bench_status_ != cudaSuccess) {                                                                \
-      std::fprintf(stderr, SMEMTILE_BENCH_NAME ": %s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,  \
-                   cudaGetErrorString(bench_status_));                                                 \
-      std::exit(EXIT_FAILURE);                                                                         \
-    }                                                                                                  \
-  } while (0)
-
-// After a helper kernel's launch: no launch error, and the kernel has finished.
-#define BENCH_CHECK_LAUNCH_AND_SYNC()                                                                  \
-  do {                                                                                                 \
-    BENCH_CHECK_CUDA(cudaGetLastError());                                                              \
-    BENCH_CHECK_CUDA(cudaDeviceSynchronize());                                                         \
-  } while (0)
+// The project's CUDA checks (one family for examples, benchmarks and scripts): CUDA_CHECK(call)
+// prints file:line, the call and CUDA's message and exits 1; CUDA_CHECK_LAUNCH() after a helper
+// kernel's launch: no launch error, and the kernel has finished.
+#include "../examples/common/cuda_check.cuh"
 
 namespace {
 
@@ -42,9 +31,9 @@ void print_device_once() {
   if (printed) return;
   printed = true;
   int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
+  CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   std::printf(SMEMTILE_BENCH_NAME ": GPU %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", device, prop.name, prop.major,
               prop.minor, prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30));
   std::fflush(stdout);
@@ -71,7 +60,7 @@ __device__ unsigned random_word(long long i, unsigned seed) {
 template <class T>
 T* device_alloc(long long count) {
   T* p = nullptr;
-  BENCH_CHECK_CUDA(cudaMalloc(&p, static_cast<size_t>(count) * sizeof(T)));
+  CUDA_CHECK(cudaMalloc(&p, static_cast<size_t>(count) * sizeof(T)));
   return p;
 }
 
@@ -81,8 +70,8 @@ struct BufferPair {
   void* out = nullptr;
 
   explicit BufferPair(size_t alloc_bytes) {
-    BENCH_CHECK_CUDA(cudaMalloc(&in, alloc_bytes));
-    BENCH_CHECK_CUDA(cudaMalloc(&out, alloc_bytes));
+    CUDA_CHECK(cudaMalloc(&in, alloc_bytes));
+    CUDA_CHECK(cudaMalloc(&out, alloc_bytes));
   }
   ~BufferPair() {
     cudaFree(in);
@@ -104,12 +93,12 @@ template <class Launch>
 Mismatches count_on_device(Launch&& launch) {
   unsigned long long* counters = device_alloc<unsigned long long>(2);  // [0] count, [1] first index
   const unsigned long long init[2] = {0ull, ~0ull};
-  BENCH_CHECK_CUDA(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(counters, init, sizeof(init), cudaMemcpyHostToDevice));
   launch(counters, counters + 1);
-  BENCH_CHECK_CUDA(cudaGetLastError());
+  CUDA_CHECK(cudaGetLastError());
   unsigned long long result[2] = {0, 0};
-  BENCH_CHECK_CUDA(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
-  BENCH_CHECK_CUDA(cudaFree(counters));
+  CUDA_CHECK(cudaMemcpy(result, counters, sizeof(result), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(counters));
   return Mismatches{result[0], result[1]};
 }
 

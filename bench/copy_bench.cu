@@ -72,14 +72,14 @@ struct Buffers : BufferPair {
 
   explicit Buffers(long long n) : BufferPair(static_cast<size_t>(n)), bytes(n) {
     fill_random<<<kHelperBlocks, kHelperThreads>>>(static_cast<unsigned*>(in), words(), 0x5eed1234U);
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
   }
 
   long long words() const { return bytes / 4; }
 
   void poison_output() {
     poison<<<kHelperBlocks, kHelperThreads>>>(static_cast<const unsigned*>(in), static_cast<unsigned*>(out), words());
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
   }
 
   /// Exits with a message unless out == in, byte for byte.
@@ -160,7 +160,7 @@ void cuda_memcpy(nvbench::state& state) {
   state.add_global_memory_writes<nvbench::uint8_t>(static_cast<size_t>(buffers.bytes));
 
   buffers.poison_output();
-  BENCH_CHECK_CUDA(cudaMemcpy(buffers.out, buffers.in, static_cast<size_t>(buffers.bytes), cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaMemcpy(buffers.out, buffers.in, static_cast<size_t>(buffers.bytes), cudaMemcpyDeviceToDevice));
   buffers.check_output("cudaMemcpy");
 
   state.exec([&](nvbench::launch& launch) {
@@ -190,7 +190,7 @@ void run_smemtile(nvbench::state& state, Buffers& buffers, const char* what) {
   T* out = static_cast<T*>(buffers.out);
   buffers.poison_output();
   smemtile_round_trip<T, TileRows><<<grid.blocks, kThreads>>>(in, out, grid.rows, cols);
-  BENCH_CHECK_LAUNCH_AND_SYNC();
+  CUDA_CHECK_LAUNCH();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& launch) {
     smemtile_round_trip<T, TileRows><<<grid.blocks, kThreads, 0, launch.get_stream()>>>(in, out, grid.rows, cols);
@@ -205,7 +205,7 @@ void run_raw(nvbench::state& state, Buffers& buffers, const char* what) {
   const long long pitch_units = kRowBytes / 16;
   buffers.poison_output();
   raw_round_trip<TileRows><<<grid.blocks, kThreads>>>(in, out, pitch_units);
-  BENCH_CHECK_LAUNCH_AND_SYNC();
+  CUDA_CHECK_LAUNCH();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& launch) {
     raw_round_trip<TileRows><<<grid.blocks, kThreads, 0, launch.get_stream()>>>(in, out, pitch_units);

@@ -18,7 +18,7 @@
 #include <smemtile/smemtile.cuh>
 
 #define SMEMTILE_BENCH_NAME "host_cost_bench"
-#include "bench_common.cuh"  // BENCH_CHECK_CUDA
+#include "bench_common.cuh"  // CUDA_CHECK
 
 #include <algorithm>
 #include <chrono>
@@ -71,13 +71,13 @@ double median(std::vector<double> v) {
 double queued_us(const std::function<void(int)>& call, int calls, cudaStream_t stream) {
   std::vector<double> reps;
   for (int r = 0; r < 7; ++r) {
-    BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto t0 = Clock::now();
     for (int i = 0; i < calls; ++i) call(i);
     const auto t1 = Clock::now();
     reps.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
   }
-  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
   return median(reps);
 }
 
@@ -85,7 +85,7 @@ double queued_us(const std::function<void(int)>& call, int calls, cudaStream_t s
 double host_us(const std::function<void(int)>& call, int calls, cudaStream_t stream, int* flag_host, int* flag_dev) {
   std::vector<double> reps;
   for (int r = 0; r < 7; ++r) {
-    BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     *reinterpret_cast<volatile int*>(flag_host) = 0;
     hold_gpu<<<1, 1, 0, stream>>>(flag_dev);
     const auto t0 = Clock::now();
@@ -94,7 +94,7 @@ double host_us(const std::function<void(int)>& call, int calls, cudaStream_t str
     *reinterpret_cast<volatile int*>(flag_host) = 1;
     reps.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
   }
-  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
   return median(reps);
 }
 
@@ -109,23 +109,23 @@ void require(const smemtile::LaunchStatus& s, const char* what) {
 
 int main() {
   int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
+  CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   std::printf("host_cost_bench: GPU %d: %s (sm_%d%d)\n", device, prop.name, prop.major, prop.minor);
 
   cudaStream_t stream;
-  BENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   int* flag_host = nullptr;
   int* flag_dev = nullptr;
-  BENCH_CHECK_CUDA(cudaHostAlloc(&flag_host, sizeof(int), cudaHostAllocMapped));
-  BENCH_CHECK_CUDA(cudaHostGetDevicePointer(&flag_dev, flag_host, 0));
+  CUDA_CHECK(cudaHostAlloc(&flag_host, sizeof(int), cudaHostAllocMapped));
+  CUDA_CHECK(cudaHostGetDevicePointer(&flag_dev, flag_host, 0));
 
   constexpr int n1 = 4096, n2 = 64, n3 = 32, nt = 64;
   const long long floats = 2LL * n3 * n3 * n3 + 2LL * n2 * n2 + 2LL * n1 + 2LL * nt * nt;
   float* pool = nullptr;
-  BENCH_CHECK_CUDA(cudaMalloc(&pool, static_cast<size_t>(floats) * sizeof(float)));
-  BENCH_CHECK_CUDA(cudaMemset(pool, 0, static_cast<size_t>(floats) * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&pool, static_cast<size_t>(floats) * sizeof(float)));
+  CUDA_CHECK(cudaMemset(pool, 0, static_cast<size_t>(floats) * sizeof(float)));
   float* a3[2] = {pool, pool + n3 * n3 * n3};
   float* a2[2] = {a3[1] + n3 * n3 * n3, a3[1] + n3 * n3 * n3 + n2 * n2};
   float* a1[2] = {a2[1] + n2 * n2, a2[1] + n2 * n2 + n1};
@@ -179,8 +179,8 @@ int main() {
     row.call(0);
     row.call(1);
   }
-  BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
-  BENCH_CHECK_CUDA(cudaGetLastError());
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaGetLastError());
 
   std::printf("%-50s %12s %8s %12s %8s\n", "call", "queued us", "x empty", "host us", "x empty");
   double empty_queued = 0, empty_host = 0;
@@ -190,9 +190,9 @@ int main() {
     if (empty_queued == 0) empty_queued = q, empty_host = h;
     std::printf("%-50s %12.2f %8.2f %12.2f %8.2f\n", row.name, q, q / empty_queued, h, h / empty_host);
   }
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  BENCH_CHECK_CUDA(cudaFree(pool));
-  BENCH_CHECK_CUDA(cudaFreeHost(flag_host));
-  BENCH_CHECK_CUDA(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaFree(pool));
+  CUDA_CHECK(cudaFreeHost(flag_host));
+  CUDA_CHECK(cudaStreamDestroy(stream));
   return 0;
 }

@@ -87,7 +87,7 @@ void with_instance(const std::string& pair, F&& f) {
 
 int registers(const void* kernel) {
   cudaFuncAttributes attributes{};
-  BENCH_CHECK_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   return attributes.numRegs;
 }
 
@@ -95,14 +95,14 @@ int registers(const void* kernel) {
 template <class Instance>
 void check_equal(Instance& instance) {
   std::vector<typename Instance::Output> hand, lib;
-  BENCH_CHECK_CUDA(instance.reset());
-  BENCH_CHECK_CUDA(instance.run(Impl::hand));
-  BENCH_CHECK_LAUNCH_AND_SYNC();
-  BENCH_CHECK_CUDA(instance.output(hand));
-  BENCH_CHECK_CUDA(instance.reset());
-  BENCH_CHECK_CUDA(instance.run(Impl::lib));
-  BENCH_CHECK_LAUNCH_AND_SYNC();
-  BENCH_CHECK_CUDA(instance.output(lib));
+  CUDA_CHECK(instance.reset());
+  CUDA_CHECK(instance.run(Impl::hand));
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(instance.output(hand));
+  CUDA_CHECK(instance.reset());
+  CUDA_CHECK(instance.run(Impl::lib));
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(instance.output(lib));
   if (hand.size() != lib.size() || std::memcmp(hand.data(), lib.data(), hand.size() * sizeof(hand[0])) != 0) {
     std::size_t first = 0;
     while (first < hand.size() && std::memcmp(&hand[first], &lib[first], sizeof(hand[0])) == 0) ++first;
@@ -114,9 +114,9 @@ void check_equal(Instance& instance) {
 
 std::string gpu_name() {
   int device = 0;
-  BENCH_CHECK_CUDA(cudaGetDevice(&device));
+  CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  BENCH_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   return prop.name;
 }
 
@@ -139,41 +139,41 @@ void pairs_interleaved(nvbench::state& state) {
   const std::string pair = state.get_string("Pair");
   const int runs = static_cast<int>(state.get_int64("Runs"));
   with_instance(pair, [&](auto& instance) {
-    BENCH_CHECK_CUDA(instance.setup());
+    CUDA_CHECK(instance.setup());
     check_equal(instance);
     // L2 flush: a memset of twice its size before every timed launch.
     int device = 0, l2_bytes = 0;
-    BENCH_CHECK_CUDA(cudaGetDevice(&device));
-    BENCH_CHECK_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
     const std::size_t flush_bytes = 2 * static_cast<std::size_t>(std::max(l2_bytes, 1 << 20));
     unsigned char* flush = device_alloc<unsigned char>(static_cast<long long>(flush_bytes));
     cudaStream_t stream = nullptr;
-    BENCH_CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     std::vector<cudaEvent_t> events(4 * static_cast<std::size_t>(runs));
-    for (auto& e : events) BENCH_CHECK_CUDA(cudaEventCreate(&e));
+    for (auto& e : events) CUDA_CHECK(cudaEventCreate(&e));
     for (int warm = 0; warm < 2; ++warm) {
-      BENCH_CHECK_CUDA(instance.run(Impl::hand, stream));
-      BENCH_CHECK_CUDA(instance.run(Impl::lib, stream));
+      CUDA_CHECK(instance.run(Impl::hand, stream));
+      CUDA_CHECK(instance.run(Impl::lib, stream));
     }
     for (int r = 0; r < runs; ++r) {
       for (int k = 0; k < 2; ++k) {
         const Impl impl = ((r + k) % 2 == 0) ? Impl::hand : Impl::lib;  // hand first in even rounds
         const std::size_t slot = 4 * static_cast<std::size_t>(r) + 2 * (impl == Impl::hand ? 0 : 1);
-        BENCH_CHECK_CUDA(cudaMemsetAsync(flush, r & 0xff, flush_bytes, stream));
-        BENCH_CHECK_CUDA(cudaEventRecord(events[slot], stream));
-        BENCH_CHECK_CUDA(instance.run(impl, stream));
-        BENCH_CHECK_CUDA(cudaEventRecord(events[slot + 1], stream));
+        CUDA_CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, stream));
+        CUDA_CHECK(cudaEventRecord(events[slot], stream));
+        CUDA_CHECK(instance.run(impl, stream));
+        CUDA_CHECK(cudaEventRecord(events[slot + 1], stream));
       }
     }
-    BENCH_CHECK_CUDA(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     std::vector<float> hand_ms(runs), lib_ms(runs);
     for (int r = 0; r < runs; ++r) {
-      BENCH_CHECK_CUDA(cudaEventElapsedTime(&hand_ms[r], events[4 * r], events[4 * r + 1]));
-      BENCH_CHECK_CUDA(cudaEventElapsedTime(&lib_ms[r], events[4 * r + 2], events[4 * r + 3]));
+      CUDA_CHECK(cudaEventElapsedTime(&hand_ms[r], events[4 * r], events[4 * r + 1]));
+      CUDA_CHECK(cudaEventElapsedTime(&lib_ms[r], events[4 * r + 2], events[4 * r + 3]));
     }
-    for (auto& e : events) BENCH_CHECK_CUDA(cudaEventDestroy(e));
-    BENCH_CHECK_CUDA(cudaStreamDestroy(stream));
-    BENCH_CHECK_CUDA(cudaFree(flush));
+    for (auto& e : events) CUDA_CHECK(cudaEventDestroy(e));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    CUDA_CHECK(cudaFree(flush));
 
     const double hand_us = 1000.0 * median(hand_ms), lib_us = 1000.0 * median(lib_ms);
     const int hand_regs = registers(instance.kernel_address(Impl::hand));
@@ -201,7 +201,7 @@ void pairs_single(nvbench::state& state) {
   const std::string pair = state.get_string("Pair");
   const Impl impl = state.get_string("Impl") == "lib" ? Impl::lib : Impl::hand;
   with_instance(pair, [&](auto& instance) {
-    BENCH_CHECK_CUDA(instance.setup());
+    CUDA_CHECK(instance.setup());
     check_equal(instance);
     state.add_global_memory_reads<nvbench::uint8_t>(static_cast<std::size_t>(instance.bytes()));
     add_value(state, "pairs/regs", "regs", registers(instance.kernel_address(impl)));

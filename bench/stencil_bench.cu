@@ -400,8 +400,8 @@ void check(const T* out, const Ref* ref, long long count, double tolerance, cons
   if (result.count != 0) {
     T got{};
     Ref want{};
-    BENCH_CHECK_CUDA(cudaMemcpy(&got, out + result.first, sizeof(T), cudaMemcpyDeviceToHost));
-    BENCH_CHECK_CUDA(cudaMemcpy(&want, ref + result.first, sizeof(Ref), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&got, out + result.first, sizeof(T), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&want, ref + result.first, sizeof(Ref), cudaMemcpyDeviceToHost));
     std::fprintf(stderr,
                  "stencil_bench: WRONG OUTPUT from %s: %llu of %lld elements differ by more than %.3g, first at "
                  "index %llu: %.17g, expected %.17g\n",
@@ -461,12 +461,12 @@ void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
   T* in = device_alloc<T>(count);
   T* out = device_alloc<T>(count);
   fill_random<<<kHelperBlocks, kHelperThreads>>>(in, count, 0x5eed0000u + static_cast<unsigned>(sizeof(T)));
-  BENCH_CHECK_CUDA(cudaGetLastError());
-  BENCH_CHECK_CUDA(cudaMemset(out, 0xff, static_cast<size_t>(count) * sizeof(T)));  // poison
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemset(out, 0xff, static_cast<size_t>(count) * sizeof(T)));  // poison
 
   if (impl == Impl::memcpy) {
     const size_t bytes = static_cast<size_t>(count) * sizeof(T);
-    BENCH_CHECK_CUDA(cudaMemcpy(out, in, bytes, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpy(out, in, bytes, cudaMemcpyDeviceToDevice));
     check(out, in, count, 0.0, what);
     state.exec([&](nvbench::launch& launch) {
       cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, launch.get_stream());
@@ -474,7 +474,7 @@ void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
   } else {
     double* ref = device_alloc<double>(count);
     reference_kernel<C::rank, M, T><<<kHelperBlocks, kHelperThreads>>>(in, ref, e.nz, e.ny, e.nx, Op{});
-    BENCH_CHECK_CUDA(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError());
     // ints: exact; floats and doubles: relative to the largest possible magnitude of a result.
     const double tolerance = std::is_integral<T>::value ? 0.0
                              : (std::is_same<T, float>::value ? 1e-5 : 1e-12) * Op::abs_sum * 2.0;
@@ -535,14 +535,14 @@ void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
       }
     };
     launch_impl(0);
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
     check(out, ref, count, tolerance, what);
-    BENCH_CHECK_CUDA(cudaFree(ref));  // before timing: the timed runs need only in and out
+    CUDA_CHECK(cudaFree(ref));  // before timing: the timed runs need only in and out
     state.exec([&](nvbench::launch& launch) { launch_impl(launch.get_stream()); });
   }
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
-  BENCH_CHECK_CUDA(cudaFree(in));
-  BENCH_CHECK_CUDA(cudaFree(out));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out));
 }
 
 // Case C in the state's boundary mode and path (axes of smemtile_stencil and naive_global only).

@@ -152,7 +152,7 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
   T* c = device_alloc<T>(n);
   T* d = device_alloc<T>(n);
   fill_random<<<1024, 256>>>(a, n, 7);
-  BENCH_CHECK_LAUNCH_AND_SYNC();
+  CUDA_CHECK_LAUNCH();
   const int steps = impl == kMemcpy ? 1 : static_cast<int>(state.get_int64("Steps"));
   const int mode = impl == kMemcpy ? kZero : (state.get_string("Boundary") == "zero" ? kZero : kClamp);
   const auto view = [&](T* p) {
@@ -186,7 +186,7 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
   };
   auto buffers = smemtile::make_stencil_buffers(view(a), view(b));
   if (impl == kSteps || impl == kSteps3dFused || impl == kSteps3dSweep) {  // check against as many single steps, bit for bit
-    BENCH_CHECK_CUDA(cudaMemcpy(c, a, n * sizeof(T), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpy(c, a, n * sizeof(T), cudaMemcpyDeviceToDevice));
     auto reference = smemtile::make_stencil_buffers(view(c), view(d));
     with_boundary([&](auto boundary) {
       call(buffers, 0, boundary);
@@ -197,7 +197,7 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
         reference.selector ^= 1;
       }
     });
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
     const T* got = buffers.current().data_handle();
     const T* want = reference.current().data_handle();
     const Mismatches m = count_on_device([&](unsigned long long* count, unsigned long long* first) {
@@ -215,7 +215,7 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
   state.exec(nvbench::exec_tag::sync, [&](nvbench::launch& launch) {
     const cudaStream_t stream = launch.get_stream();
     if (impl == kMemcpy) {
-      BENCH_CHECK_CUDA(cudaMemcpyAsync(b, a, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(b, a, n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
     } else if (impl == kNaive) {
       T* in = a;
       T* out = b;

@@ -189,12 +189,12 @@ struct Buffers : BufferPair {
   explicit Buffers(Shape s) : BufferPair(whole_words_bytes(s, E)), shape(s), bytes(s.total() * E) {
     fill_random<<<kHelperBlocks, kHelperThreads>>>(static_cast<unsigned*>(in),
                                                    static_cast<long long>(whole_words_bytes(s, E) / 4), 0x7a05e123U);
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
   }
 
   void poison_output() {
     poison<E><<<kHelperBlocks, kHelperThreads>>>(in, out, shape.rows, shape.cols, shape.total());
-    BENCH_CHECK_LAUNCH_AND_SYNC();
+    CUDA_CHECK_LAUNCH();
   }
 
   /// Exits with a message unless out(b, c, r) == in(b, r, c) for every element, byte for byte.
@@ -490,7 +490,7 @@ template <int E, class Launch>
 void check_and_time(nvbench::state& state, Buffers<E>& buffers, const std::string& what, Launch&& launch) {
   buffers.poison_output();
   launch(cudaStream_t{0});
-  BENCH_CHECK_LAUNCH_AND_SYNC();
+  CUDA_CHECK_LAUNCH();
   buffers.check_output(what);
   state.exec([&](nvbench::launch& l) { launch(l.get_stream()); });
 }
@@ -502,8 +502,8 @@ void bench_memcpy(nvbench::state& state, nvbench::type_list<T>) {
   constexpr int E = static_cast<int>(sizeof(T));
   Buffers<E> buffers(shape);
   const size_t bytes = static_cast<size_t>(buffers.bytes);
-  BENCH_CHECK_CUDA(cudaMemcpy(buffers.out, buffers.in, bytes, cudaMemcpyDeviceToDevice));
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(buffers.out, buffers.in, bytes, cudaMemcpyDeviceToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
   state.exec([&](nvbench::launch& launch) {
     cudaMemcpyAsync(buffers.out, buffers.in, bytes, cudaMemcpyDeviceToDevice, launch.get_stream());
   });

@@ -1,23 +1,36 @@
-// examples/common/cuda_check.cuh: stop an example at the first failed CUDA call; say which GPU it runs on.
+// examples/common/cuda_check.cuh: stop a program at the first failed CUDA call; say which GPU it runs on.
 //
-// Examples check every CUDA call; a failure prints where it happened and CUDA's message, and
-// exits with status 1 (an example that cannot run must not look like one that passed).
+// The project's one CUDA-check macro family: the examples, the benchmarks (bench/bench_common.cuh)
+// and scripts/bank_validation check every CUDA call with CUDA_CHECK; a failure prints where it
+// happened and CUDA's message, and exits with status 1 (a program that cannot run must not look
+// like one that passed). The GPU tests' REQUIRE_CUDA (tests/support/gpu_test.cuh) fails the test
+// case instead of exiting, with the same message (cuda_failure_message).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
-// CUDA_CHECK(call): `call` must return cudaSuccess, or the program prints file:line and exits 1.
-#define CUDA_CHECK(call)                                                                            \
-  do {                                                                                              \
-    const cudaError_t cuda_check_status_ = (call);                                                  \
-    if (cuda_check_status_ != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,                \
-                   cudaGetErrorName(cuda_check_status_), cudaGetErrorString(cuda_check_status_)); \
-      std::exit(1);                                                                                 \
-    }                                                                                               \
+// cuda_failure_message(status, call, file, line): the one wording of a failed CUDA call,
+// "<file>:<line>: <call> failed: <error name> (<error string>)".
+inline std::string cuda_failure_message(cudaError_t status, const char* call, const char* file, int line) {
+  return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+         cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+}
+
+// CUDA_CHECK(call): `call` must return cudaSuccess, or the program prints cuda_failure_message
+// (file:line, the call, CUDA's error name and message) to stderr and exits 1.
+#define CUDA_CHECK(call)                                                                          \
+  do {                                                                                            \
+    const cudaError_t cuda_check_status_ = (call);                                                \
+    if (cuda_check_status_ != cudaSuccess) {                                                      \
+      const std::string cuda_check_message_ =                                                     \
+          cuda_failure_message(cuda_check_status_, #call, __FILE__, __LINE__);                    \
+      std::fprintf(stderr, "%s\n", cuda_check_message_.c_str());                                  \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
 
 // CUDA_CHECK_LAUNCH(): after a <<<>>> launch, the launch was accepted and the kernel completed.

@@ -10,13 +10,17 @@
 
 #include "catch.hpp"
 
-// Fails the test case (with the call and CUDA's message) unless `call` returns cudaSuccess.
-#define REQUIRE_CUDA(call)                                                          \
-  do {                                                                              \
-    const cudaError_t smemtile_status_ = (call);                                    \
-    INFO(#call << " -> " << cudaGetErrorName(smemtile_status_) << ": "             \
-               << cudaGetErrorString(smemtile_status_));                           \
-    REQUIRE(smemtile_status_ == cudaSuccess);                                       \
+// cuda_failure_message: the project's one wording of a failed CUDA call (the examples' and the
+// benchmarks' CUDA_CHECK prints it and exits; here it is the failing assertion's message).
+#include "../../examples/common/cuda_check.cuh"
+
+// Fails the test case (file:line, the call and CUDA's message) unless `call` returns cudaSuccess;
+// unlike CUDA_CHECK it does not exit: Catch2 reports the failure and goes on with the next case.
+#define REQUIRE_CUDA(call)                                                                  \
+  do {                                                                                      \
+    const cudaError_t smemtile_status_ = (call);                                            \
+    INFO(cuda_failure_message(smemtile_status_, #call, __FILE__, __LINE__));               \
+    REQUIRE(smemtile_status_ == cudaSuccess);                                               \
   } while (0)
 
 // After a <<<>>> launch: the launch was accepted and the kernel ran to completion without error.
