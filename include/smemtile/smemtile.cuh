@@ -44,7 +44,7 @@
 #include "block/transpose.cuh"          // copy_tile_to_global_transposed, copy_global_to_tile_transposed
 #include "block/stencil.cuh"            // StencilShape, neighborhood (what a stencil point reads)
 #include "block/async_copy.cuh"         // copy_global_to_tile_async (cp.async)
-#include "block/tma_copy.cuh"           // TmaTile, make_tma_map, copy_global_to_tile_tma (sm_90+)
+#include "block/tma_copy.cuh"           // TmaTile, make_tma_map(_2d/_3d), copy_global_to_tile_tma (sm_90+)
 #include "block/tile_copy.cuh"          // TileCopy, make_tile_copy: a copy planned once for a loop
 #include "block/fragment.cuh"           // Fragment, load_fragment, store_fragment: registers <-> rows
 #include "block/copy_with.cuh"          // copy_global_to_tile_with<Mover> (the loads' mover named)

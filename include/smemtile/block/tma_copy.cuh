@@ -31,7 +31,7 @@
 #include <type_traits>      // std::is_same, std::remove_const_t
 
 #include "../arch/mbarrier.cuh"  // arch::mbarrier_*, SMEMTILE_HAS_TMA
-#include "../arch/tma.cuh"       // arch::tma_load_2d, arch::make_tma_map_2d, TmaMapResult
+#include "../arch/tma.cuh"       // arch::tma_load_2d, arch::make_tma_map_2d/3d, TmaMapResult
 #include "../config.cuh"         // SMEMTILE_DEVICE, SMEMTILE_CHECK
 #include "../core/boundary.cuh"  // boundary::Zero
 #include "../core/coord.cuh"     // Coord
@@ -58,11 +58,10 @@ using TmaTile = BasicStaticTile<T, TmaLayout<Rows, Cols>>;
 
 using arch::TmaMapResult;  ///< a tensor map, or the reason there is none (arch/tma.cuh)
 
-namespace detail {
-// The tensor maps of device_stencil's rings (the tile copies below make theirs with make_tma_map).
-using arch::make_tma_map_2d;
-using arch::make_tma_map_3d;
-}  // namespace detail
+// Tensor maps for arrays described by sizes and strides rather than a TmaTile (device_stencil's
+// rings use them; a TmaTile copy takes make_tma_map<Tile>, which checks the tile against the array).
+using arch::make_tma_map_2d;  ///< 2D TMA map of box_rows x box_cols boxes, from sizes and strides (arch/tma.cuh)
+using arch::make_tma_map_3d;  ///< 3D TMA map of one-plane boxes of a volume, from sizes and strides (arch/tma.cuh)
 
 // The one TMA issue and wait of the library (the tile copies below and device_stencil's rings), on
 // raw mbarriers for kernels that keep several in flight (TmaBarrier / TmaPhase wrap one). Below

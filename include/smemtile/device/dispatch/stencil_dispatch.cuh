@@ -74,11 +74,11 @@ TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
     }
   TmaMapResult made;
   if constexpr (Rank == 2)
-    made = detail::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E, box_rows,
-                                 box_cols, Policy::tma_unit_bytes);
+    made = smemtile::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E,
+                                     box_rows, box_cols, Policy::tma_unit_bytes);
   else
-    made = detail::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
-                                 in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
+    made = smemtile::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
+                                     in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
   if (made) {  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
     cache.entries[cache.next] = StencilMapCache::Entry{key, made.map};
     cache.next = (cache.next + 1) % stencil_map_cache_entries;
