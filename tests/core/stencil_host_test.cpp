@@ -11,6 +11,8 @@
 //  - the index policies' map_index (core/boundary.cuh) within Radius of both edges of small arrays.
 #include <smemtile/smemtile.cuh>
 
+#include <algorithm>
+#include <random>
 #include <set>
 #include <utility>
 #include <string>
@@ -86,6 +88,44 @@ TEST_CASE("HaloLayout: rank-1 shapes with halo columns only") {
   check_halo_layout<1, 1, 0, 1, 0, 1>();
   check_halo_layout<1, 3, 0, 7, 0, 1>();
   check_halo_layout<1, 1, 0, 0, 0, 1>();
+}
+
+TEST_CASE("halo_frame_outside: exactly the cells outside the array within radius of a point computed") {
+  std::mt19937 rng(20261127);
+  int checked = 0, nonempty = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int radius = 1 + static_cast<int>(rng() % 4);
+    const int rows = 1 + static_cast<int>(rng() % (trial % 3 == 0 ? 4 : 70));
+    const int cols = 1 + static_cast<int>(rng() % (trial % 5 == 0 ? 4 : 300));
+    const smemtile::Coord interior{1 + static_cast<int>(rng() % 34), 1 + static_cast<int>(rng() % 260)};
+    const smemtile::Coord origin{static_cast<int>(rng() % rows), static_cast<int>(rng() % cols)};
+    const bool whole = rng() % 8 == 0;
+    const smemtile::HaloFrameOutside f = smemtile::halo_frame_outside(origin, interior, radius, rows, cols, whole);
+    // Brute force: positions within radius (Chebyshev) of an interior point inside the array.
+    std::set<std::pair<int, int>> expected;
+    const int row_end = std::min(interior.row, rows - origin.row), col_end = std::min(interior.col, cols - origin.col);
+    for (int r = -radius; r < row_end + radius; ++r)
+      for (int c = -radius; c < col_end + radius; ++c) {
+        const int gr = origin.row + r, gc = origin.col + c;
+        if (whole || gr < 0 || gr >= rows || gc < 0 || gc >= cols) expected.insert({r, c});
+      }
+    std::set<std::pair<int, int>> got;
+    for (int k = 0; k < f.cells(); ++k) {
+      const smemtile::Coord at = f.cell(k);
+      REQUIRE(got.insert({at.row, at.col}).second);  // each cell once
+    }
+    REQUIRE(got == expected);
+    // Edge-proportional: never more than the widened region's perimeter band (unless whole).
+    if (!whole) REQUIRE(f.cells() <= 2 * radius * (interior.col + 2 * radius) + 2 * radius * interior.row);
+    nonempty += f.cells() > 0;
+    ++checked;
+  }
+  REQUIRE(checked == 4000);
+  REQUIRE(nonempty > 1000);
+  // A tile well inside reads nothing outside.
+  REQUIRE(smemtile::halo_frame_outside({64, 256}, {32, 256}, 1, 8192, 8192, false).cells() == 0);
+  // A 512-column plane's right tile: one column outside on each of its 34 rows read.
+  REQUIRE(smemtile::halo_frame_outside({32, 256}, {32, 256}, 1, 512, 512, false).cells() == 34);
 }
 
 TEST_CASE("StaticHaloTile accessors reach the halo at the layout's slots") {
@@ -317,27 +357,30 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
   CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
-  CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma_large, tma, cp_async});
+  // 3D boxes keep the standard planes.
+  CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma, cp_async});
+  CHECK(candidates<3, 4, 1, StencilShape::box>(9, h100) == Choices{tma, cp_async});
   // 3D beyond radius 1: the large planes are the standard ones, not tried twice.
   CHECK(candidates<3, 4, 4, StencilShape::star>(9, h100) == Choices{tma, cp_async});
-  // Boundaries other than a zero fill: cp.async first (TMA tiles at an edge are patched after they land).
-  const auto nonzero = [&](StencilTarget t) { t.zero_boundary = false; return t; };
+  // Every boundary policy takes the same candidates (TMA tiles at an edge get the policy's values
+  // after they land: halo_frame_outside's cells only). Periodic alone reads the far side of the
+  // array, fetched a step ahead (FarEdgeValues).
+  CHECK_FALSE(smemtile::boundary_reads_near_edge<smemtile::boundary::Periodic>);
+  CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Clamp>);
+  CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Reflect>);
+  CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Zero>);
+  CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Constant<float>>);
   const auto list = [](const smemtile::StencilCandidates& c) {
     Choices out;
     for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
     return out;
   };
-  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(nonzero(StencilTarget{9, h100}))) ==
-        Choices{cp_async, tma_large, tma});
-  CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(nonzero(StencilTarget{9, h100}))) ==
-        Choices{cp_async, tma_large, tma});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(nonzero(StencilTarget{8, h100}))) == Choices{cp_async});
   // 3D arrays below 2^26 points: the standard TMA planes first; at and above it the large ones; 2D keeps them.
-  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 256LL * 256 * 256})) ==
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 256LL * 256 * 256})) ==
         Choices{tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 1LL << 26})) ==
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 1LL << 26})) ==
         Choices{tma_large, tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, true, 64 * 64})) ==
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
         Choices{tma_large, tma, cp_async});
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});

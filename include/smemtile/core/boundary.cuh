@@ -12,6 +12,8 @@
 // boundary_source / boundary_source_index below are the one place an index policy is applied.
 #pragma once
 
+#include <type_traits>  // std::is_same
+
 #include "../config.cuh"  // SMEMTILE_HOST_DEVICE
 #include "coord.cuh"      // Coord
 
@@ -118,6 +120,14 @@ SMEMTILE_HOST_DEVICE constexpr Constant<V> constant(V value) {
 }
 
 }  // namespace boundary
+
+/// Whether a policy's values outside an array lie within a stencil's reach of the edge crossed, so
+/// that a halo tile loaded at that edge holds them already: fill policies (nothing to read), clamp
+/// and reflect (the tile's own edge); not periodic (the far side of the array) nor an index policy
+/// smemtile does not know.
+template <class Boundary>
+inline constexpr bool boundary_reads_near_edge = !Boundary::maps_index || std::is_same<Boundary, boundary::Clamp>::value ||
+                                                 std::is_same<Boundary, boundary::Reflect>::value;
 
 /// The element an index policy (Clamp, Periodic, Reflect) reads for position g of a rows x cols array:
 /// g itself inside, else the element g stands for (map_index is the identity inside [0, n), so no test

@@ -67,4 +67,62 @@ SMEMTILE_HOST_DEVICE constexpr Coord layout_reach(const HaloLayout<R, C, HR, HC,
   return Coord{HR, HC};
 }
 
+/// The cells of a halo tile that lie outside an array and that a stencil of `radius` reads: the
+/// tile's interior (`interior` rows x cols, its first element at `origin`, inside the array)
+/// widened by `radius` on every side, clipped to the reach of the interior points inside the
+/// array, minus the array. After a load that fills zeros outside (TMA) a boundary policy's values
+/// go there: as many cells as the tile's edge outside, not its area. `whole` takes the widened
+/// region, inside or not (a plane outside a volume under a fill policy). Tile coordinates: (0, 0)
+/// is the interior's first element. Cells go top band, bottom band (whole widened rows), then the
+/// side columns of the rows between.
+struct HaloFrameOutside {
+  int row_first;    ///< first tile row read (-radius)
+  int row_in;       ///< first tile row inside the array
+  int row_past_in;  ///< first tile row read past the array (row_end where none)
+  int row_end;      ///< one past the last tile row read
+  int col_first;    ///< first tile column read (-radius)
+  int col_in;       ///< first tile column inside the array
+  int col_past_in;  ///< first tile column read past the array (col_end where none)
+  int col_end;      ///< one past the last tile column read
+
+  /// Width of the rows read.
+  SMEMTILE_HOST_DEVICE constexpr int width() const { return col_end - col_first; }
+  /// Cells of the top and bottom bands.
+  SMEMTILE_HOST_DEVICE constexpr int band_cells() const { return (row_in - row_first + row_end - row_past_in) * width(); }
+  /// Outside columns of each row between the bands (left and right).
+  SMEMTILE_HOST_DEVICE constexpr int side_cols() const { return col_in - col_first + col_end - col_past_in; }
+  /// Cells outside the array.
+  SMEMTILE_HOST_DEVICE constexpr int cells() const { return band_cells() + (row_past_in - row_in) * side_cols(); }
+  /// Cell k (0 <= k < cells()), in tile coordinates.
+  SMEMTILE_HOST_DEVICE constexpr Coord cell(int k) const {
+    const int top = (row_in - row_first) * width();
+    if (k < top) return Coord{row_first + k / width(), col_first + k % width()};
+    if (k < band_cells()) return Coord{row_past_in + (k - top) / width(), col_first + (k - top) % width()};
+    const int s = k - band_cells(), left = col_in - col_first, c = s % side_cols();
+    return Coord{row_in + s / side_cols(), c < left ? col_first + c : col_past_in + c - left};
+  }
+};
+
+namespace detail {
+// One axis of halo_frame_outside: tile positions read [first, end), inside [in, past_in).
+struct FrameAxis {
+  int first, in, past_in, end;
+};
+SMEMTILE_HOST_DEVICE constexpr FrameAxis frame_axis(int origin, int interior, int radius, int n) {
+  const int beyond = n - origin;  // the first tile position past the array
+  const int end = (interior < beyond ? interior : beyond) + radius;
+  const int in = -origin > -radius ? -origin : -radius;
+  return FrameAxis{-radius, in, beyond < end ? beyond : end, end};
+}
+}  // namespace detail
+
+/// The frame of the tile at `origin` (see HaloFrameOutside) in an array of rows x cols.
+SMEMTILE_HOST_DEVICE constexpr HaloFrameOutside halo_frame_outside(Coord origin, Coord interior, int radius, int rows,
+                                                                 int cols, bool whole) {
+  const detail::FrameAxis r = detail::frame_axis(origin.row, interior.row, radius, rows);
+  const detail::FrameAxis c = detail::frame_axis(origin.col, interior.col, radius, cols);
+  if (whole) return HaloFrameOutside{r.first, r.end, r.end, r.end, c.first, c.end, c.end, c.end};
+  return HaloFrameOutside{r.first, r.in, r.past_in, r.end, c.first, c.in, c.past_in, c.end};
+}
+
 }  // namespace smemtile

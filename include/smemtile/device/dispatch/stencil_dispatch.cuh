@@ -10,7 +10,7 @@
 #include <climits>  // INT_MAX
 #include <string>
 
-#include "../../block/tma_copy.cuh"         // detail::make_tma_map_2d/3d, TmaMapResult
+#include "../../block/tma_copy.cuh"         // make_tma_map_2d/3d, TmaMapResult
 #include "../../core/global_view.cuh"       // GlobalArray
 #include "../kernels/stencil_1d.cuh"        // stencil_1d_kernel
 #include "../kernels/stencil_2d.cuh"        // stencil_2d_kernel
@@ -195,7 +195,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
     long long points = 1;
     for (int d = 0; d < rank; ++d) points *= static_cast<long long>(in.extent(d));
     const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape>(
-        StencilTarget{device.cc_major, device.shared_per_block_optin, Boundary::is_zero, points});
+        StencilTarget{device.cc_major, device.shared_per_block_optin, points});
     for (int c = 0; c < candidates.count; ++c) {
       const StencilChoice choice = candidates.choice[c];
       bool ran = false;
@@ -205,7 +205,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
-      } else if constexpr (stencil_large_tiles_differ<rank, Radius>) {
+      } else if constexpr (stencil_large_tiles_selected<rank, Radius, Shape>) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
       }

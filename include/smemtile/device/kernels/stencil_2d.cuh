@@ -64,6 +64,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   };
   const int step = static_cast<int>(gridDim.x);
   int t = static_cast<int>(blockIdx.x);
+  // Periodic: each tile's far-side frame values load while the block computes the tile before.
+  constexpr bool far_side = UseTma && !Boundary::is_zero && !boundary_reads_near_edge<Boundary>;
+  FarEdgeValues<Policy::threads, Radius, T, Layout> far_values;
+  if constexpr (far_side) {
+    if (t < tiles) far_values.template fetch<Boundary>(in, origin_of(t));
+  }
 #pragma unroll
   for (int s = 0; s < stages; ++s) {
     if (t + s * step < tiles) start(t + s * step, s);
@@ -81,11 +87,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __syncthreads();
     const Coord origin = origin_of(t);
     const TileRef<T, Layout> tile = ring[slot];
-    if constexpr (UseTma && !Boundary::is_zero) {
-      if (reaches_outside<Layout>(in, origin)) {  // the same for the whole block
-        write_boundary<Policy::threads>(tile, in, origin, boundary, false);
-        __syncthreads();
-      }
+    if constexpr (far_side) {
+      const bool patched = far_values.template write<Boundary>(tile, in, origin);
+      if (t + step < tiles) far_values.template fetch<Boundary>(in, origin_of(t + step));
+      if (patched) __syncthreads();
+    } else if constexpr (UseTma && !Boundary::is_zero) {
+      if (write_boundary<Policy::threads, Radius>(tile, in, origin, boundary, false)) __syncthreads();
     }
     compute_tile_2d<Policy, Radius, Shape>(tile, origin, op, out, out_rows, out_cols);
   }

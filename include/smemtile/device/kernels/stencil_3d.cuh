@@ -86,8 +86,10 @@ SMEMTILE_DEVICE void sweep_points(TileRing<T, Layout> ring, int k, Coord origin,
 }
 
 // StencilCompute::star_columns: plane k's values pushed into each point's column, then plane z
-// from the columns and the centre plane k - Radius.
-template <class Policy, int Radius, int Slots, class T, class Layout, class Column, class Op, class Out>
+// from the columns and the centre plane k - Radius. SkipOutside: points outside the array push
+// zero instead of reading plane k (whose cells outside are being written meanwhile: TMA under a
+// policy other than zero, write_sweep_policy).
+template <class Policy, int Radius, int Slots, bool SkipOutside, class T, class Layout, class Column, class Op, class Out>
 SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op,
                                         Out& out, int out_rows, int out_cols) {
   constexpr int rows = Policy::rows, warps = Policy::warps;
@@ -99,7 +101,11 @@ SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring
 #pragma unroll
       for (int dz = 0; dz < 2 * Radius; ++dz) column[j][i][dz] = column[j][i][dz + 1];
       const Coord p = stencil_point<Policy, rows>(j, i);
-      column[j][i][2 * Radius] = newest(p.row, p.col);
+      if constexpr (SkipOutside)
+        column[j][i][2 * Radius] =
+            origin.row + p.row < out_rows && origin.col + p.col < out_cols ? newest(p.row, p.col) : T{};
+      else
+        column[j][i][2 * Radius] = newest(p.row, p.col);
     }
   if (k < 2 * Radius) return;
   const TileRef<T, Layout> centre = ring[(k - Radius) % Slots];
@@ -187,22 +193,24 @@ SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long lon
   }
 }
 
+// What write_sweep_policy wrote into a plane: nothing, the cells outside the array near the tile's
+// edge, or the whole plane (outside the volume).
+enum class PlanePatch { none, edge, whole };
+
 // TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
-// condition is the same for the whole block). Returns whether anything was written.
-template <class Policy, int Slots, class T, class Layout, class Boundary, class Chunk>
-SMEMTILE_DEVICE bool write_sweep_policy(TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
-                                        const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
+// result is the same for the whole block).
+template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary, class Chunk>
+SMEMTILE_DEVICE PlanePatch write_sweep_policy(TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
+                                              const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
   if constexpr (Policy::loader == StencilLoader::tma && !Boundary::is_zero) {
     const int z = chunk.source(k);
     const bool whole = z < 0 || z >= chunk.depth;  // a fill policy's plane outside the volume
-    const int loaded = whole ? 0 : z;
-    if (whole || reaches_outside<Layout>(plane(in, loaded), origin)) {
-      write_boundary<Policy::threads>(ring[k % Slots], plane(in, loaded), origin, boundary, whole);
-      return true;
-    }
+    if (!write_boundary<Policy::threads, Radius>(ring[k % Slots], plane(in, whole ? 0 : z), origin, boundary, whole))
+      return PlanePatch::none;
+    return whole ? PlanePatch::whole : PlanePatch::edge;
   }
   (void)k;
-  return false;
+  return PlanePatch::none;
 }
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
@@ -233,7 +241,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // (docs/tuning.md, "SASS guard").
   const auto start = [&](int k) { start_sweep_plane<Policy>(map, landed, ring, in, boundary, origin, chunk, k); };
   const auto write_policy = [&](int k) {
-    return write_sweep_policy<Policy, slots>(ring, in, boundary, origin, chunk, k);
+    return write_sweep_policy<Policy, Radius, slots>(ring, in, boundary, origin, chunk, k);
   };
   for (int k = 0; k < ahead; ++k) {
     if (k < planes) start(k);
@@ -241,6 +249,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   }
   constexpr bool star = Policy::compute != StencilCompute::points;
   constexpr bool strips = Policy::compute == StencilCompute::star_strips;
+  constexpr bool columns = Policy::compute == StencilCompute::star_columns;
+  constexpr bool patches = UseTma && !Boundary::is_zero;  // write_sweep_policy writes planes
+  constexpr bool far_side = patches && !boundary_reads_near_edge<Boundary>;  // periodic: FarEdgeValues
+  FarEdgeValues<Policy::threads, Radius, T, Layout> far_values;
+  if constexpr (far_side) far_values.template fetch<Boundary>(plane(in, chunk.source(0)), origin);
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
   constexpr int side = strip_side<T>(Radius);
   // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
@@ -252,14 +265,23 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
     else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
     __syncthreads();
-    if (write_policy(k)) __syncthreads();
+    // Star columns read plane k's edge cells first as the centre plane, Radius steps and so at
+    // least one barrier later (points outside skip their push): no barrier of their own.
+    PlanePatch patched = PlanePatch::none;
+    if constexpr (far_side) {
+      if (far_values.template write<Boundary>(ring[k % slots], plane(in, chunk.source(k)), origin)) patched = PlanePatch::edge;
+      if (k + 1 < planes) far_values.template fetch<Boundary>(plane(in, chunk.source(k + 1)), origin);
+    } else {
+      patched = write_policy(k);
+    }
+    if (patched == PlanePatch::whole || (patched == PlanePatch::edge && !columns)) __syncthreads();
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {
       T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips
       sweep_star_strips<Policy, Radius, slots>(column[0], newest, row, up_down, result, ring, k, origin, z, op, out,
                                                out_rows, out_cols);
     } else if constexpr (star) {
-      sweep_star_columns<Policy, Radius, slots>(column, ring, k, origin, z, op, out, out_rows, out_cols);
+      sweep_star_columns<Policy, Radius, slots, patches>(column, ring, k, origin, z, op, out, out_rows, out_cols);
     } else {
       sweep_points<Policy, Radius, Shape, slots>(ring, k, origin, z, op, out, out_rows, out_cols);
     }

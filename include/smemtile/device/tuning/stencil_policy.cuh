@@ -251,6 +251,12 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
 template <int Rank, int Radius>
 inline constexpr bool stencil_large_tiles_differ = Rank == 2 || Radius == 1;
 
+/// Whether the selection may take the large tiles: where they differ, except for 3D boxes (their
+/// 2 Radius + 1 large planes leave one block per multiprocessor, slower than the standard planes).
+template <int Rank, int Radius, StencilShape Shape>
+inline constexpr bool stencil_large_tiles_selected =
+    stencil_large_tiles_differ<Rank, Radius> && (Rank == 2 || Shape == StencilShape::star);
+
 /// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
 
@@ -258,7 +264,6 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return c
 struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
   long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
-  bool zero_boundary = true;         ///< the boundary policy fills zeros (TMA's own out-of-bounds fill)
   long long points = 0;              ///< elements of the array (0: not known, taken as large)
 };
 
@@ -280,11 +285,11 @@ struct StencilCandidates {
 };
 
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
-/// 1D: sync. 2D and 3D: where the boundary is not a zero fill, cp.async first (a TMA tile touching
-/// an edge is patched after it lands, behind an extra barrier); then TMA with the large tiles where
-/// the GPU has TMA (sm_90 and later), the shared memory for them, they differ (3D: radius 1 only)
-/// and, in 3D, the array has at least stencil_large_planes_min_points; TMA with the standard tiles;
-/// cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and boundary").
+/// 1D: sync. 2D and 3D, whatever the boundary policy: TMA with the large tiles where the GPU has
+/// TMA (sm_90 and later), the shared memory for them, they differ (3D: radius 1 only), and in 3D
+/// the stencil is a star and the array has at least stencil_large_planes_min_points; TMA with the
+/// standard tiles; cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and
+/// boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
   StencilCandidates c{};
@@ -295,13 +300,12 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
-  if (!gpu.zero_boundary) c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
   const bool large_array = Rank != 3 || gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
-  if (stencil_large_tiles_differ<Rank, Radius> && tma && large_array &&
+  if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && large_array &&
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
-  if (gpu.zero_boundary) c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
+  c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
   return c;
 }
 
