@@ -11,7 +11,7 @@
 #include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
 #include "stencil_common.cuh"             // TileRing, element, stencil_point
 #include "stencil_strips.cuh"             // star_strips_2d
-#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, write_boundary
+#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, EdgeCells
 
 namespace smemtile {
 namespace detail {
@@ -64,11 +64,19 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   };
   const int step = static_cast<int>(gridDim.x);
   int t = static_cast<int>(blockIdx.x);
-  // Periodic: each tile's far-side frame values load while the block computes the tile before.
-  constexpr bool far_side = UseTma && !Boundary::is_zero && !boundary_reads_near_edge<Boundary>;
-  FarEdgeValues<Policy::threads, Radius, T, Layout> far_values;
-  if constexpr (far_side) {
-    if (t < tiles) far_values.template fetch<Boundary>(in, origin_of(t));
+  // TMA under a policy other than zero: each tile's EdgeCells are planned (periodic's values
+  // loaded) while the block computes the tile before.
+  constexpr bool patches = UseTma && !Boundary::is_zero;
+  EdgeCells<Policy::threads, Radius, T, Layout> edge;
+  const auto plan_edge = [&](int tile_index) {
+    edge.plan(origin_of(tile_index), static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.stride(0),
+              boundary);
+    if constexpr (Boundary::maps_index) {
+      if (edge.any) edge.fetch(in.data_handle());
+    }
+  };
+  if constexpr (patches) {
+    if (t < tiles) plan_edge(t);
   }
 #pragma unroll
   for (int s = 0; s < stages; ++s) {
@@ -87,12 +95,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __syncthreads();
     const Coord origin = origin_of(t);
     const TileRef<T, Layout> tile = ring[slot];
-    if constexpr (far_side) {
-      const bool patched = far_values.template write<Boundary>(tile, in, origin);
-      if (t + step < tiles) far_values.template fetch<Boundary>(in, origin_of(t + step));
+    if constexpr (patches) {
+      const bool patched = edge.any;  // the same for the whole block
+      if (patched) edge.write(tile.data());
+      if (t + step < tiles) plan_edge(t + step);
       if (patched) __syncthreads();
-    } else if constexpr (UseTma && !Boundary::is_zero) {
-      if (write_boundary<Policy::threads, Radius>(tile, in, origin, boundary, false)) __syncthreads();
     }
     compute_tile_2d<Policy, Radius, Shape>(tile, origin, op, out, out_rows, out_cols);
   }

@@ -13,7 +13,7 @@
 #include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
 #include "stencil_common.cuh"             // TileRing, element, stencil_point
 #include "stencil_strips.cuh"             // load_strip, store_strip, strip_side
-#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, write_boundary
+#include "stencil_tma.cuh"                // start_tma, wait_tma_slot, EdgeCells
 
 namespace smemtile {
 namespace detail {
@@ -193,24 +193,24 @@ SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long lon
   }
 }
 
-// What write_sweep_policy wrote into a plane: nothing, the cells outside the array near the tile's
-// edge, or the whole plane (outside the volume).
-enum class PlanePatch { none, edge, whole };
-
-// TMA under a policy other than zero: the policy's values into sweep plane k (all threads; the
-// result is the same for the whole block).
-template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary, class Chunk>
-SMEMTILE_DEVICE PlanePatch write_sweep_policy(TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
-                                              const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
-  if constexpr (Policy::loader == StencilLoader::tma && !Boundary::is_zero) {
-    const int z = chunk.source(k);
-    const bool whole = z < 0 || z >= chunk.depth;  // a fill policy's plane outside the volume
-    if (!write_boundary<Policy::threads, Radius>(ring[k % Slots], plane(in, whole ? 0 : z), origin, boundary, whole))
-      return PlanePatch::none;
-    return whole ? PlanePatch::whole : PlanePatch::edge;
+// TMA under a policy other than zero, plane k landed: its cells outside the array (`edge`), or
+// under a fill policy the whole plane where it lies outside the volume; then the barrier the
+// compute scheme needs (all threads; the conditions are the same for the whole block).
+template <class Policy, int Radius, int Slots, class T, class Layout, class Edge, class Boundary, class Chunk>
+SMEMTILE_DEVICE void patch_plane(TileRing<T, Layout> ring, const Edge& edge, const Boundary& boundary, const Chunk& chunk,
+                                 Coord origin, int rows, int cols, int k) {
+  if constexpr (!Boundary::maps_index) {
+    if (chunk.source(k) < 0 || chunk.source(k) >= chunk.depth) {
+      fill_plane_region<Policy::threads, Radius>(ring[k % Slots], origin, rows, cols, boundary);
+      __syncthreads();
+      return;
+    }
   }
-  (void)k;
-  return PlanePatch::none;
+  if (!edge.any) return;
+  edge.write(ring[k % Slots].data());
+  // Star columns read plane k's edge cells first as the centre plane, Radius steps and so at
+  // least one barrier later (points outside skip their push): no barrier of their own.
+  if (Policy::compute != StencilCompute::star_columns) __syncthreads();
 }
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
@@ -240,20 +240,26 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // Lambdas rather than direct calls: called directly, the loads compiled to other schedules
   // (docs/tuning.md, "SASS guard").
   const auto start = [&](int k) { start_sweep_plane<Policy>(map, landed, ring, in, boundary, origin, chunk, k); };
-  const auto write_policy = [&](int k) {
-    return write_sweep_policy<Policy, Radius, slots>(ring, in, boundary, origin, chunk, k);
-  };
   for (int k = 0; k < ahead; ++k) {
     if (k < planes) start(k);
     else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
   }
   constexpr bool star = Policy::compute != StencilCompute::points;
   constexpr bool strips = Policy::compute == StencilCompute::star_strips;
-  constexpr bool columns = Policy::compute == StencilCompute::star_columns;
-  constexpr bool patches = UseTma && !Boundary::is_zero;  // write_sweep_policy writes planes
-  constexpr bool far_side = patches && !boundary_reads_near_edge<Boundary>;  // periodic: FarEdgeValues
-  FarEdgeValues<Policy::threads, Radius, T, Layout> far_values;
-  if constexpr (far_side) far_values.template fetch<Boundary>(plane(in, chunk.source(0)), origin);
+  // TMA under a policy other than zero: every plane's cells outside the array are the same
+  // EdgeCells (periodic's values loaded a step ahead); a fill policy's planes outside the volume
+  // are filled whole.
+  constexpr bool patches = UseTma && !Boundary::is_zero;
+  EdgeCells<Policy::threads, Radius, T, Layout> edge;
+  const auto fetch_edge = [&](int k) {
+    if constexpr (Boundary::maps_index) {
+      if (edge.any && k < planes) edge.fetch(&element(in, chunk.source(k), 0, 0));
+    }
+  };
+  if constexpr (patches) {
+    edge.plan(origin, out_rows, out_cols, in.stride(1), boundary);
+    fetch_edge(0);
+  }
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
   constexpr int side = strip_side<T>(Radius);
   // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
@@ -265,16 +271,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
     else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
     __syncthreads();
-    // Star columns read plane k's edge cells first as the centre plane, Radius steps and so at
-    // least one barrier later (points outside skip their push): no barrier of their own.
-    PlanePatch patched = PlanePatch::none;
-    if constexpr (far_side) {
-      if (far_values.template write<Boundary>(ring[k % slots], plane(in, chunk.source(k)), origin)) patched = PlanePatch::edge;
-      if (k + 1 < planes) far_values.template fetch<Boundary>(plane(in, chunk.source(k + 1)), origin);
-    } else {
-      patched = write_policy(k);
+    if constexpr (patches) {
+      patch_plane<Policy, Radius, slots>(ring, edge, boundary, chunk, origin, out_rows, out_cols, k);
+      fetch_edge(k + 1);
     }
-    if (patched == PlanePatch::whole || (patched == PlanePatch::edge && !columns)) __syncthreads();
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {
       T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips

@@ -1,13 +1,12 @@
 /// \file
 /// device_stencil's TMA loads: one barrier per ring slot, one thread issuing each tile's (plane's)
-/// box, and the boundary policy written afterwards into the tiles that reach outside the array
-/// (TMA fills with zeros only).
+/// box, and the boundary policy written afterwards into the cells a tile at an edge reads outside
+/// the array (TMA fills with zeros only).
 #pragma once
 
 #include "../../block/tma_copy.cuh"     // init_tma_barriers, issue_tma_box, wait_tma_parity
-#include "../../core/boundary.cuh"      // boundary_source, boundary_reads_near_edge
+#include "../../core/boundary.cuh"      // boundary_source
 #include "../../core/coord.cuh"         // Coord
-#include "../../core/global_view.cuh"   // global_pointer
 #include "../../core/halo_layout.cuh"   // halo_frame_outside
 #include "../../core/layout.cuh"        // layout_reach
 #include "../../core/tile_ref.cuh"      // TileRef
@@ -38,75 +37,76 @@ SMEMTILE_DEVICE void start_tma(const CUtensorMap& map, unsigned long long& lande
 
 SMEMTILE_DEVICE void wait_tma_slot(unsigned long long& landed, unsigned parity) { wait_tma_parity(landed, parity); }
 
-// After a TMA load (zeros outside the array), writes what `boundary` says into the cells of the
-// halo tile at `origin` that lie outside `global` (a plane) within Radius of a point computed
-// (halo_frame_outside: as many as the edge outside, not the tile), or into the whole widened
-// region (`whole`: a plane outside the volume under a fill policy). Returns whether it wrote
-// anything (the same for the whole block): the caller then synchronizes before reading the tile.
-template <int Threads, int Radius, class T, class Layout, class Global, class Boundary>
-SMEMTILE_DEVICE bool write_boundary(TileRef<T, Layout> tile, const Global& global, Coord origin,
-                                    const Boundary& boundary, bool whole) {
-  static_assert(Radius <= layout_reach(Layout{}).row && Radius <= layout_reach(Layout{}).col,
-                "the tile's halo holds the stencil's reach");
-  const int rows = static_cast<int>(global.extent(0)), cols = static_cast<int>(global.extent(1));
-  const HaloFrameOutside frame =
-      halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, whole);
-  const int count = frame.cells();
-  for (int k = static_cast<int>(threadIdx.x); k < count; k += Threads) {
+// After a TMA load of a plane outside the volume under a fill policy (zeros), the policy's value
+// into the whole region a stencil of Radius reads around the tile at `origin` of the rows x cols
+// planes (halo_frame_outside with `whole`).
+template <int Threads, int Radius, class T, class Layout, class Boundary>
+SMEMTILE_DEVICE void fill_plane_region(TileRef<T, Layout> tile, Coord origin, int rows, int cols, const Boundary& boundary) {
+  static_assert(!Boundary::maps_index, "a plane outside the volume is filled under fill policies only");
+  const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, true);
+  for (int k = static_cast<int>(threadIdx.x); k < frame.cells(); k += Threads) {
     const Coord at = frame.cell(k);
-    if constexpr (Boundary::maps_index) {
-      // Clamp and reflect read a cell the load brought (inside the array: never a cell written
-      // here); periodic mostly the far side of the array, from global memory.
-      const Coord source = boundary_source<Boundary>(origin + at, rows, cols), local = source - origin;
-      tile(at.row, at.col) = Layout::contains(local.row, local.col) ? tile(local.row, local.col)
-                                                                    : *global_pointer(global, source.row, source.col);
-    } else {
-      tile(at.row, at.col) = boundary.template value<T>();
-    }
+    tile(at.row, at.col) = boundary.template value<T>();
   }
-  return count > 0;
 }
 
-// A thread's share of the frame of a tile at an edge under a boundary that reads the far side of
-// the array (periodic): the values whose sources the tile does not hold are loaded from global
-// memory a step before the tile lands (fetch), so that writing them (write) waits for no load.
-// Thread t takes frame cells t, t + Threads, ... (at most per_thread of them).
+// One thread's share of the cells of a halo tile at an edge (halo_frame_outside: thread t takes
+// cells t, t + Threads, ...), with their storage offsets and where each value comes from, worked
+// out once per tile (once per block for a 3D sweep, whose planes share the tile's position):
+// another cell of the tile (clamp, reflect), a fill value, or (periodic) an element of global
+// memory loaded a step before the tile lands (fetch), so that writing the cells (write) waits for
+// no load. After a TMA load (zeros outside the array) write gives the tile what the boundary says.
 template <int Threads, int Radius, class T, class Layout>
-struct FarEdgeValues {
-  static constexpr int max_cells = 2 * Radius * (Layout::cols() + 2 * Radius) + 2 * Radius * Layout::rows();
-  static constexpr int per_thread = (max_cells + Threads - 1) / Threads;
-  T value[per_thread];
+struct EdgeCells {
+  static constexpr int per_thread =
+      (2 * Radius * (Layout::cols() + 2 * Radius) + 2 * Radius * Layout::rows() + Threads - 1) / Threads;
+  static_assert(Radius <= layout_reach(Layout{}).row && Radius <= layout_reach(Layout{}).col,
+                "the tile's halo holds the stencil's reach");
+  int count = 0;            // this thread's cells
+  bool any = false;         // whether the tile has cells outside (the same for the whole block)
+  int at[per_thread];       // the cell's storage offset
+  int source[per_thread];   // its source's storage offset in the tile, or -1: value[i]
+  long long far[per_thread];  // periodic: the element offset of a source the tile does not hold
+  T value[per_thread];      // the cell's value where source is -1 (a fill, or fetched)
 
-  template <class Boundary, class Global>
-  SMEMTILE_DEVICE void fetch(const Global& global, Coord origin) {
-    const int rows = static_cast<int>(global.extent(0)), cols = static_cast<int>(global.extent(1));
+  // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart.
+  template <class Boundary>
+  SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary) {
     const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
+    any = frame.cells() > 0;
+    count = 0;
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int k = static_cast<int>(threadIdx.x) + i * Threads;
       if (k >= frame.cells()) break;
-      const Coord source = boundary_source<Boundary>(origin + frame.cell(k), rows, cols), local = source - origin;
-      if (!Layout::contains(local.row, local.col)) value[i] = *global_pointer(global, source.row, source.col);
+      const Coord cell = frame.cell(k);
+      at[i] = Layout::offset(cell.row, cell.col);
+      source[i] = -1;
+      if constexpr (Boundary::maps_index) {
+        const Coord from = boundary_source<Boundary>(origin + cell, rows, cols), local = from - origin;
+        if (Layout::contains(local.row, local.col)) source[i] = Layout::offset(local.row, local.col);
+        far[i] = static_cast<long long>(from.row) * pitch + from.col;
+      } else {
+        value[i] = boundary.template value<T>();
+      }
+      count = i + 1;
     }
   }
 
-  // The frame of the tile fetched for, after its TMA load landed; whether anything was written.
-  template <class Boundary, class Global>
-  SMEMTILE_DEVICE bool write(TileRef<T, Layout> tile, const Global& global, Coord origin) const {
-    const int rows = static_cast<int>(global.extent(0)), cols = static_cast<int>(global.extent(1));
-    const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
+  // Periodic: loads the values of sources the tile does not hold, from the plane at `plane_data`.
+  SMEMTILE_DEVICE void fetch(const T* plane_data) {
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i) {
-      const int k = static_cast<int>(threadIdx.x) + i * Threads;
-      if (k >= frame.cells()) break;
-      const Coord at = frame.cell(k);
-      const Coord local = boundary_source<Boundary>(origin + at, rows, cols) - origin;
-      tile(at.row, at.col) = Layout::contains(local.row, local.col) ? tile(local.row, local.col) : value[i];
-    }
-    return frame.cells() > 0;
+    for (int i = 0; i < per_thread; ++i)
+      if (i < count && source[i] < 0) value[i] = plane_data[far[i]];
+  }
+
+  // The cells into the tile whose storage starts at `data`, after its load landed.
+  SMEMTILE_DEVICE void write(T* data) const {
+#pragma unroll
+    for (int i = 0; i < per_thread; ++i)
+      if (i < count) data[at[i]] = source[i] >= 0 ? data[source[i]] : value[i];
   }
 };
-
 
 #endif  // __CUDACC__
 
