@@ -90,7 +90,7 @@ TEST_CASE("HaloLayout: rank-1 shapes with halo columns only") {
   check_halo_layout<1, 1, 0, 0, 0, 1>();
 }
 
-TEST_CASE("halo_frame_outside: exactly the cells outside the array within radius of a point computed") {
+TEST_CASE("halo_frame_outside: exactly the cells outside the array within radius of a point computed, clamp and reflect sources in the tile") {
   std::mt19937 rng(20261127);
   int checked = 0, nonempty = 0;
   for (int trial = 0; trial < 4000; ++trial) {
@@ -115,6 +115,22 @@ TEST_CASE("halo_frame_outside: exactly the cells outside the array within radius
       REQUIRE(got.insert({at.row, at.col}).second);  // each cell once
     }
     REQUIRE(got == expected);
+    // Clamp and reflect read a cell of the tile's own widened region (device_stencil's EdgeCells
+    // copies it from shared memory), inside the array.
+    const auto held = [&](auto policy) {
+      for (const auto& cell : got) {
+        const smemtile::Coord from =
+            smemtile::boundary_source<decltype(policy)>({origin.row + cell.first, origin.col + cell.second}, rows, cols);
+        const smemtile::Coord local = from - origin;
+        if (from.row < 0 || from.row >= rows || from.col < 0 || from.col >= cols) return false;
+        if (local.row < -radius || local.row >= interior.row + radius || local.col < -radius ||
+            local.col >= interior.col + radius)
+          return false;
+      }
+      return true;
+    };
+    REQUIRE(held(smemtile::boundary::Clamp{}));
+    REQUIRE(held(smemtile::boundary::Reflect{}));
     // Edge-proportional: never more than the widened region's perimeter band (unless whole).
     if (!whole) REQUIRE(f.cells() <= 2 * radius * (interior.col + 2 * radius) + 2 * radius * interior.row);
     nonempty += f.cells() > 0;

@@ -67,13 +67,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // TMA under a policy other than zero: each tile's EdgeCells are planned (periodic's values
   // loaded) while the block computes the tile before.
   constexpr bool patches = UseTma && !Boundary::is_zero;
-  EdgeCells<Policy::threads, Radius, T, Layout> edge;
+  EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
   const auto plan_edge = [&](int tile_index) {
     edge.plan(origin_of(tile_index), static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.stride(0),
               boundary);
-    if constexpr (Boundary::maps_index) {
-      if (edge.any) edge.fetch(in.data_handle());
-    }
+    if (edge.any) edge.fetch(in.data_handle());
   };
   if constexpr (patches) {
     if (t < tiles) plan_edge(t);
@@ -92,15 +90,15 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     else if constexpr (!UseTma) async_copy_commit();
     if constexpr (UseTma) wait_tma_slot(landed[slot], static_cast<unsigned>(k / slots) & 1u);
     else async_copy_wait<stages>();  // all but the newest `stages` groups: tile t
-    __syncthreads();
-    const Coord origin = origin_of(t);
     const TileRef<T, Layout> tile = ring[slot];
-    if constexpr (patches) {
-      const bool patched = edge.any;  // the same for the whole block
-      if (patched) edge.write(tile.data());
-      if (t + step < tiles) plan_edge(t + step);
-      if (patched) __syncthreads();
+    if constexpr (patches) {  // after this thread's wait, before the barrier every reader passes
+      if (edge.any) edge.write(tile.data());
     }
+    __syncthreads();
+    if constexpr (patches) {  // registers only: overlaps the compute
+      if (t + step < tiles) plan_edge(t + step);
+    }
+    const Coord origin = origin_of(t);
     compute_tile_2d<Policy, Radius, Shape>(tile, origin, op, out, out_rows, out_cols);
   }
 }

@@ -87,8 +87,8 @@ SMEMTILE_DEVICE void sweep_points(TileRing<T, Layout> ring, int k, Coord origin,
 
 // StencilCompute::star_columns: plane k's values pushed into each point's column, then plane z
 // from the columns and the centre plane k - Radius. SkipOutside: points outside the array push
-// zero instead of reading plane k (whose cells outside are being written meanwhile: TMA under a
-// policy other than zero, write_sweep_policy).
+// zero instead of reading plane k, whose cells outside may be being written meanwhile (a TMA
+// plane's policy values, written after the step's barrier: stencil_3d_kernel).
 template <class Policy, int Radius, int Slots, bool SkipOutside, class T, class Layout, class Column, class Op, class Out>
 SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op,
                                         Out& out, int out_rows, int out_cols) {
@@ -193,24 +193,20 @@ SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long lon
   }
 }
 
-// TMA under a policy other than zero, plane k landed: its cells outside the array (`edge`), or
-// under a fill policy the whole plane where it lies outside the volume; then the barrier the
-// compute scheme needs (all threads; the conditions are the same for the whole block).
+// TMA under a policy other than zero, plane k landed (this thread waited for it): its cells
+// outside the array (`edge`), or under a fill policy the whole plane where it lies outside the
+// volume. Returns whether it filled a whole plane (the same for the whole block).
 template <class Policy, int Radius, int Slots, class T, class Layout, class Edge, class Boundary, class Chunk>
-SMEMTILE_DEVICE void patch_plane(TileRing<T, Layout> ring, const Edge& edge, const Boundary& boundary, const Chunk& chunk,
+SMEMTILE_DEVICE bool patch_plane(TileRing<T, Layout> ring, const Edge& edge, const Boundary& boundary, const Chunk& chunk,
                                  Coord origin, int rows, int cols, int k) {
   if constexpr (!Boundary::maps_index) {
     if (chunk.source(k) < 0 || chunk.source(k) >= chunk.depth) {
       fill_plane_region<Policy::threads, Radius>(ring[k % Slots], origin, rows, cols, boundary);
-      __syncthreads();
-      return;
+      return true;
     }
   }
-  if (!edge.any) return;
-  edge.write(ring[k % Slots].data());
-  // Star columns read plane k's edge cells first as the centre plane, Radius steps and so at
-  // least one barrier later (points outside skip their push): no barrier of their own.
-  if (Policy::compute != StencilCompute::star_columns) __syncthreads();
+  if (edge.any) edge.write(ring[k % Slots].data());
+  return false;
 }
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
@@ -250,11 +246,19 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // EdgeCells (periodic's values loaded a step ahead); a fill policy's planes outside the volume
   // are filled whole.
   constexpr bool patches = UseTma && !Boundary::is_zero;
-  EdgeCells<Policy::threads, Radius, T, Layout> edge;
+  EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
   const auto fetch_edge = [&](int k) {
     if constexpr (Boundary::maps_index) {
       if (edge.any && k < planes) edge.fetch(&element(in, chunk.source(k), 0, 0));
     }
+  };
+  // Each thread patches plane k between its wait for the plane and the step's barrier, except
+  // under star columns, which read plane k's edge cells first as the centre plane, Radius steps
+  // and so at least one barrier later: they patch after the barrier, overlapping the compute, and
+  // their push skips points outside (a whole plane filled takes a barrier of its own).
+  constexpr bool columns = Policy::compute == StencilCompute::star_columns;
+  const auto patch = [&](int k) {
+    return patch_plane<Policy, Radius, slots>(ring, edge, boundary, chunk, origin, out_rows, out_cols, k);
   };
   if constexpr (patches) {
     edge.plan(origin, out_rows, out_cols, in.stride(1), boundary);
@@ -270,10 +274,13 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     else if constexpr (!UseTma) async_copy_commit();
     if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
     else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
+    if constexpr (patches && !columns) patch(k);
     __syncthreads();
     if constexpr (patches) {
-      patch_plane<Policy, Radius, slots>(ring, edge, boundary, chunk, origin, out_rows, out_cols, k);
-      fetch_edge(k + 1);
+      if constexpr (columns) {
+        if (patch(k)) __syncthreads();
+      }
+      fetch_edge(k + 1);  // periodic: plane k's cells are written, their registers free
     }
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {

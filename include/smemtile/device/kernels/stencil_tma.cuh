@@ -5,7 +5,7 @@
 #pragma once
 
 #include "../../block/tma_copy.cuh"     // init_tma_barriers, issue_tma_box, wait_tma_parity
-#include "../../core/boundary.cuh"      // boundary_source
+#include "../../core/boundary.cuh"      // boundary_source, boundary_reads_near_edge
 #include "../../core/coord.cuh"         // Coord
 #include "../../core/halo_layout.cuh"   // halo_frame_outside
 #include "../../core/layout.cuh"        // layout_reach
@@ -50,44 +50,56 @@ SMEMTILE_DEVICE void fill_plane_region(TileRef<T, Layout> tile, Coord origin, in
   }
 }
 
+// Where the values of a tile's cells outside the array come from under a boundary policy: its
+// fill value, a cell the tile holds (clamp, reflect: halo_frame_outside's sources lie within the
+// radius of the tile's interior, host-tested), or the far side of the array (periodic).
+enum class EdgeSource { fill, tile, far };
+template <class Boundary>
+inline constexpr EdgeSource edge_source = !Boundary::maps_index                   ? EdgeSource::fill
+                                          : boundary_reads_near_edge<Boundary> ? EdgeSource::tile
+                                                                               : EdgeSource::far;
+
 // One thread's share of the cells of a halo tile at an edge (halo_frame_outside: thread t takes
-// cells t, t + Threads, ...), with their storage offsets and where each value comes from, worked
-// out once per tile (once per block for a 3D sweep, whose planes share the tile's position):
-// another cell of the tile (clamp, reflect), a fill value, or (periodic) an element of global
-// memory loaded a step before the tile lands (fetch), so that writing the cells (write) waits for
-// no load. After a TMA load (zeros outside the array) write gives the tile what the boundary says.
-template <int Threads, int Radius, class T, class Layout>
+// cells t, t + Threads, ...), with their storage offsets and sources (edge_source), worked out
+// once per tile (once per block for a 3D sweep, whose planes share the tile's position). Periodic
+// values are loaded a step before their tile lands (fetch), so that writing the cells (write)
+// waits for no load. After a TMA load (zeros outside the array) write gives the tile what the
+// boundary says. Only what the policy needs is kept, in registers.
+template <int Threads, int Radius, class T, class Layout, class Boundary>
 struct EdgeCells {
+  static constexpr EdgeSource kind = edge_source<Boundary>;
   static constexpr int per_thread =
       (2 * Radius * (Layout::cols() + 2 * Radius) + 2 * Radius * Layout::rows() + Threads - 1) / Threads;
+  static constexpr int far_cells = kind == EdgeSource::far ? per_thread : 1;
   static_assert(Radius <= layout_reach(Layout{}).row && Radius <= layout_reach(Layout{}).col,
                 "the tile's halo holds the stencil's reach");
-  int count = 0;            // this thread's cells
-  bool any = false;         // whether the tile has cells outside (the same for the whole block)
-  int at[per_thread];       // the cell's storage offset
-  int source[per_thread];   // its source's storage offset in the tile, or -1: value[i]
-  long long far[per_thread];  // periodic: the element offset of a source the tile does not hold
-  T value[per_thread];      // the cell's value where source is -1 (a fill, or fetched)
+  int count = 0;                                            // this thread's cells
+  bool any = false;                                         // the tile has cells outside (block-uniform)
+  int at[per_thread];                                       // the cell's storage offset
+  int source[kind == EdgeSource::fill ? 1 : per_thread];    // its source's storage offset, or -1: far
+  long long far[far_cells];                                 // the element offset of a far source
+  T value[far_cells];                                       // far: the fetched values
+  T fill;                                                   // fill: the policy's value
 
   // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart.
-  template <class Boundary>
   SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary) {
     const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
     any = frame.cells() > 0;
     count = 0;
+    if constexpr (kind == EdgeSource::fill) fill = boundary.template value<T>();
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       const int k = static_cast<int>(threadIdx.x) + i * Threads;
       if (k >= frame.cells()) break;
       const Coord cell = frame.cell(k);
       at[i] = Layout::offset(cell.row, cell.col);
-      source[i] = -1;
-      if constexpr (Boundary::maps_index) {
+      if constexpr (kind != EdgeSource::fill) {
         const Coord from = boundary_source<Boundary>(origin + cell, rows, cols), local = from - origin;
-        if (Layout::contains(local.row, local.col)) source[i] = Layout::offset(local.row, local.col);
-        far[i] = static_cast<long long>(from.row) * pitch + from.col;
-      } else {
-        value[i] = boundary.template value<T>();
+        const bool held = Layout::contains(local.row, local.col);
+        SMEMTILE_CHECK(kind == EdgeSource::far || held, "stencil: a clamp or reflect source outside the tile",
+                       local.row, local.col, origin.row, origin.col);
+        source[i] = held ? Layout::offset(local.row, local.col) : -1;
+        if constexpr (kind == EdgeSource::far) far[i] = static_cast<long long>(from.row) * pitch + from.col;
       }
       count = i + 1;
     }
@@ -95,16 +107,22 @@ struct EdgeCells {
 
   // Periodic: loads the values of sources the tile does not hold, from the plane at `plane_data`.
   SMEMTILE_DEVICE void fetch(const T* plane_data) {
+    if constexpr (kind == EdgeSource::far) {
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i)
-      if (i < count && source[i] < 0) value[i] = plane_data[far[i]];
+      for (int i = 0; i < per_thread; ++i)
+        if (i < count && source[i] < 0) value[i] = plane_data[far[i]];
+    }
   }
 
   // The cells into the tile whose storage starts at `data`, after its load landed.
   SMEMTILE_DEVICE void write(T* data) const {
 #pragma unroll
-    for (int i = 0; i < per_thread; ++i)
-      if (i < count) data[at[i]] = source[i] >= 0 ? data[source[i]] : value[i];
+    for (int i = 0; i < per_thread; ++i) {
+      if (i >= count) break;
+      if constexpr (kind == EdgeSource::fill) data[at[i]] = fill;
+      else if constexpr (kind == EdgeSource::tile) data[at[i]] = data[source[i]];
+      else data[at[i]] = source[i] >= 0 ? data[source[i]] : value[i];
+    }
   }
 };
 
