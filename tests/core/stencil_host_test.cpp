@@ -251,7 +251,10 @@ void check_default_policies() {
   CHECK(slot % 128 == 0);
   CHECK(slot >= static_cast<long long>(E) * Plane::storage_size());
   CHECK(slot < static_cast<long long>(E) * Plane::storage_size() + 128);
-  CHECK(smemtile::stencil_ring_slots<P3>(R) == 2 * R + 2 + P3::stages);
+  // Box strips (3D boxes of radius 1 on 4-byte elements) keep the values along z in registers:
+  // only the newest plane is read, as in 2D.
+  if (P3::compute == smemtile::StencilCompute::box_strips) CHECK(smemtile::stencil_ring_slots<P3>(R) == P3::stages + 2);
+  else CHECK(smemtile::stencil_ring_slots<P3>(R) == 2 * R + 2 + P3::stages);
   CHECK(smemtile::stencil_ring_slots<P3s>(R) == R + 2 + P3s::stages);
   CHECK(smemtile::stencil_ring_slots<P2>(R) == P2::stages + 2);
   CHECK(P3s::stages >= P3::stages);  // stars keep values along z in registers: more planes load ahead
@@ -341,6 +344,12 @@ TEST_CASE("stencil policies: the compute scheme follows the shape and the elemen
         StencilCompute::star_columns);
   CHECK(Policy<3, 8, 4, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_columns);
   CHECK(Policy<3, 4, 2, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  // 3D boxes of radius 1 on 4-byte elements: box strips (standard planes; the large ones take points).
+  CHECK(Policy<3, 4, 1, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::box_strips);
+  CHECK(Policy<3, 4, 1, StencilShape::box, StencilLoader::cp_async>::compute == StencilCompute::box_strips);
+  CHECK(Policy<3, 4, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>::compute == StencilCompute::points);
+  CHECK(Policy<3, 8, 1, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  CHECK(Policy<3, 4, 1, StencilShape::box, StencilLoader::tma>::min_blocks == 3);
   // Blocks per multiprocessor: cp.async 2; TMA by tiles, radius and shape.
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::cp_async>::min_blocks == 2);
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>::min_blocks == 3);

@@ -159,6 +159,53 @@ SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&n
   if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
 }
 
+// The neighbourhood of point `s` of a box strip: the 3 x 3 x (Strip + 2) values around the strip
+// in registers (window[1 + dz][1 + dy][1 + s + dx]); a radius-1 box reads nothing else.
+template <class T, int Strip>
+struct BoxStripNeighborhood {
+  const T (*window)[3][Strip + 2];
+  int s;  // the point's position in the strip
+
+  SMEMTILE_DEVICE T center() const { return window[1][1][1 + s]; }
+  SMEMTILE_DEVICE T operator()(int dz, int dy, int dx) const {
+    SMEMTILE_CHECK(stencil_offset_allowed(StencilShape::box, 1, dz, dy, dx),
+                   "stencil: offset (dz, dy, dx) beyond the radius", dz, dy, dx, 1);
+    return window[1 + dz][1 + dy][1 + s + dx];
+  }
+};
+
+// StencilCompute::box_strips (3D boxes of radius 1, 4-byte elements): each thread a strip of Strip
+// consecutive points of a row (the star strips' mapping); the window of the 3 x 3 x (Strip + 2)
+// values around it moves along z in registers: plane k's three rows pushed in at step k (a 16-byte
+// read and two single values each), then plane z computed from the window: each value is read
+// from shared memory once per strip instead of once per point that needs it.
+template <class Policy, int Slots, int Strip, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, Layout> ring, int k, Coord origin,
+                                      int z, Op& op, Out& out, int out_rows, int out_cols) {
+  static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
+  constexpr int per_row = Policy::cols / Strip;
+  const Coord at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
+                 static_cast<int>(threadIdx.x) % per_row * Strip};
+  const TileRef<T, Layout> newest = ring[k % Slots];
+#pragma unroll
+  for (int dy = 0; dy < 3; ++dy) {
+#pragma unroll
+    for (int x = 0; x < Strip + 2; ++x) {
+      window[0][dy][x] = window[1][dy][x];
+      window[1][dy][x] = window[2][dy][x];
+    }
+    load_strip<T, Layout, Strip>(newest, at.row - 1 + dy, at.col, &window[2][dy][1]);
+    window[2][dy][0] = newest(at.row - 1 + dy, at.col - 1);
+    window[2][dy][Strip + 1] = newest(at.row - 1 + dy, at.col + Strip);
+  }
+  if (k < 2) return;
+  T result[Strip];
+#pragma unroll
+  for (int s = 0; s < Strip; ++s) result[s] = static_cast<T>(op(BoxStripNeighborhood<T, Strip>{window, s}));
+  const Coord g = origin + at;
+  if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
+}
+
 // The planes of one block's sweep along z: sweep plane k is plane first - Radius + k.
 template <int Radius, class Boundary>
 struct SweepChunk {
@@ -211,10 +258,11 @@ SMEMTILE_DEVICE bool patch_plane(TileRing<T, Layout> ring, const Edge& edge, con
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * planes ... (a chunk), sweeping along z:
 // sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
-// k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k; a
-// star keeps each point's values along z in registers (plane k's pushed in at step k) and reads
-// only the centre plane k - Radius, so its ring is shorter. The slot a step loads into was last
-// read two steps before (one barrier per step). Policy: a StencilTiledPolicy of rank 3.
+// k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k
+// (box strips keep them in registers and read only plane k); a star keeps each point's values
+// along z in registers (plane k's pushed in at step k) and reads only the centre plane k - Radius,
+// so its ring is shorter. The slot a step loads into was last read two steps before (one barrier
+// per step). Policy: a StencilTiledPolicy of rank 3.
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
@@ -240,8 +288,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if (k < planes) start(k);
     else if constexpr (!UseTma) async_copy_commit();  // cp.async counts groups: one per plane
   }
-  constexpr bool star = Policy::compute != StencilCompute::points;
   constexpr bool strips = Policy::compute == StencilCompute::star_strips;
+  constexpr bool box_strips = Policy::compute == StencilCompute::box_strips;
+  constexpr bool star = strips || Policy::compute == StencilCompute::star_columns;
   // TMA under a policy other than zero: every plane's cells outside the array are the same
   // EdgeCells (periodic's values loaded a step ahead); a fill policy's planes outside the volume
   // are filled whole.
@@ -269,6 +318,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
   // point's position in the strip).
   T column[star ? (strips ? 1 : rows / Policy::warps) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
+  T window[3][3][box_strips ? strip + 2 : 1] = {};  // box strips: the values around the strip, along z
   for (int k = 0; k < planes; ++k) {
     if (k + ahead < planes) start(k + ahead);
     else if constexpr (!UseTma) async_copy_commit();
@@ -287,6 +337,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips
       sweep_star_strips<Policy, Radius, slots>(column[0], newest, row, up_down, result, ring, k, origin, z, op, out,
                                                out_rows, out_cols);
+    } else if constexpr (box_strips) {
+      sweep_box_strips<Policy, slots, strip>(window, ring, k, origin, z, op, out, out_rows, out_cols);
     } else if constexpr (star) {
       sweep_star_columns<Policy, Radius, slots, patches>(column, ring, k, origin, z, op, out, out_rows, out_cols);
     } else {

@@ -26,7 +26,8 @@ enum class StencilLoader {
 enum class StencilCompute {
   points,        ///< each point reads its neighbours from shared memory
   star_columns,  ///< 3D stars: each point's values along z stay in registers; x and y from the plane
-  star_strips    ///< stars: a thread computes strips of 16 bytes of a row from 16-byte vector reads
+  star_strips,   ///< stars: a thread computes strips of 16 bytes of a row from 16-byte vector reads
+  box_strips     ///< 3D boxes of radius 1: a strip's 3 x 3 x (strip + 2) values stay in registers along z
 };
 
 /// The tiles of the default policies: the standard ones, or larger ones where TMA loads them and
@@ -124,13 +125,14 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_strip_side(int elem_bytes, int radius
 }
 
 /// Slots in a policy's ring of tiles (planes): 2D the one computed, the stages loading, one being
-/// released; 3D boxes the 2 Radius + 1 planes read plus those; 3D stars (values along z in
-/// registers) Radius + 1 planes from the centre to the newest plus those.
+/// released; 3D boxes the 2 Radius + 1 planes read plus those (box strips, whose values along z
+/// stay in registers, only the newest); 3D stars (values along z in registers) Radius + 1 planes
+/// from the centre to the newest plus those.
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr int stencil_ring_slots(int radius) {
-  return Policy::rank == 2                               ? Policy::stages + 2
-         : Policy::compute == StencilCompute::points     ? 2 * radius + 2 + Policy::stages
-                                                         : radius + 2 + Policy::stages;
+  return Policy::rank == 2 || Policy::compute == StencilCompute::box_strips ? Policy::stages + 2
+         : Policy::compute == StencilCompute::points                       ? 2 * radius + 2 + Policy::stages
+                                                                           : radius + 2 + Policy::stages;
 }
 
 /// Bytes of one ring slot: a tile with its halo, rounded up to 128 bytes (TMA's alignment).
@@ -162,8 +164,18 @@ struct StencilPolicyCheck {
                 "stencil policy: halo rows must be whole 16-byte vectors (HaloCols * element bytes % 16 == 0)");
   static_assert(Policy::rank == 1 || Policy::tma_unit_bytes % ElemBytes == 0,
                 "stencil policy: a TMA element (TmaUnitBytes) holds whole elements");
-  static_assert(Policy::compute == StencilCompute::points || Shape == StencilShape::star,
-                "stencil policy: star_columns and star_strips compute star stencils only; box stencils take points");
+  static_assert(Policy::compute == StencilCompute::points || Policy::compute == StencilCompute::box_strips ||
+                    Shape == StencilShape::star,
+                "stencil policy: star_columns and star_strips compute star stencils only; box stencils take points "
+                "or box_strips");
+  static_assert(Policy::compute != StencilCompute::box_strips ||
+                    (Shape == StencilShape::box && Radius == 1 && Policy::rank == 3 && ElemBytes == 4),
+                "stencil policy: box_strips computes 3D box stencils of radius 1 on 4-byte elements; others take points");
+  static_assert(Policy::compute != StencilCompute::box_strips ||
+                    (Policy::cols % 4 == 0 && 32 % (Policy::cols / 4) == 0 &&
+                     Policy::rows == Policy::warps * (32 / (Policy::cols / 4))),
+                "stencil policy: 3D box_strips map a warp's 32 lanes onto whole rows of strips: Cols / 4 must "
+                "divide 32 and Rows be warps * 32 / (Cols / 4)");
   static constexpr int strip = 16 / ElemBytes;  ///< points of one 16-byte strip
   static_assert(Policy::compute != StencilCompute::star_strips || (ElemBytes == 4 && Policy::cols % strip == 0),
                 "stencil policy: star_strips are written for 4-byte elements, Cols a multiple of 4");
@@ -219,8 +231,8 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
 
 /// 3D: 16 x 64 planes, 64 planes per block (48 from radius 3), two planes loading ahead (three
 /// for stars); large, radius 1: 32 rows of 1 KB (32 x 128 for narrower elements), one ahead. Stars
-/// of 4-byte elements from radius 2 compute strips; blocks per multiprocessor per tile and shape
-/// (docs/tuning.md).
+/// of 4-byte elements from radius 2 compute strips, boxes of radius 1 box strips; blocks per
+/// multiprocessor per tile and shape (docs/tuning.md).
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr bool star = Shape == StencilShape::star;                   ///< a star stencil
@@ -229,18 +241,22 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr int cols = wide && ElemBytes == 4 ? 256 : wide ? 128 : 64;  ///< plane columns
   static constexpr int box_stages = wide ? 1 : 2;                              ///< planes ahead (box)
   static constexpr int stages = !star ? box_stages : wide && ElemBytes >= 4 ? 1 : box_stages + 1;  ///< ahead
+  static constexpr bool strips_fit = !wide && ElemBytes == 4 && cols % 4 == 0 && 32 % (cols / 4) == 0 &&
+                                     rows == 8 * (32 / (cols / 4));                     ///< whole strips per warp
+  static constexpr bool strips = star && Radius >= 2 && strips_fit;                     ///< star strips
+  static constexpr bool box_strips = !star && Radius == 1 && strips_fit;                ///< box strips
   static constexpr int min_blocks = Loader != StencilLoader::tma ? 2
                                     : wide                       ? (ElemBytes == 4 ? 1 : 2)
+                                    : box_strips                 ? 3
                                     : Radius <= 2                ? 4
                                     : star                       ? 3
                                                                  : 2;  ///< __launch_bounds__
-  static constexpr bool strips = star && ElemBytes == 4 && Radius >= 2 && !wide && cols % 4 == 0 &&
-                                 32 % (cols / 4) == 0 && rows == 8 * (32 / (cols / 4));  ///< strips fit
   /// the policy
   using type = StencilTiledPolicy<3, Loader,
-                                  !star    ? StencilCompute::points
-                                  : strips ? StencilCompute::star_strips
-                                           : StencilCompute::star_columns,
+                                  box_strips ? StencilCompute::box_strips
+                                  : !star    ? StencilCompute::points
+                                  : strips   ? StencilCompute::star_strips
+                                             : StencilCompute::star_columns,
                                   rows, cols, detail::stencil_halo_cols(ElemBytes, Radius, Tiles), stages, min_blocks,
                                   Tiles == StencilTiles::large && ElemBytes == 4 ? 8 : ElemBytes,
                                   Radius >= 3 ? 48 : 64>;
