@@ -376,6 +376,31 @@ constexpr auto cp_async = std::make_pair(StencilLoader::cp_async, StencilTiles::
 constexpr auto sync = std::make_pair(StencilLoader::sync, StencilTiles::standard);
 }  // namespace
 
+TEST_CASE("stencil_chunk_planes: 3D chunks that fill the last wave of blocks") {
+  using smemtile::stencil_chunk_planes;
+  // 27-point box 384^3, 16 x 64 planes (6 x 24 tiles), 3 blocks on 132 multiprocessors: 64 planes
+  // give 864 blocks, 2.2 waves of 396 (73% of the slots); 38 give 1584, 4 whole waves.
+  CHECK(stencil_chunk_planes(384, 6 * 24, 3 * 132, 64, 1) == 38);
+  // 7-point 512^3 on 32 x 256 planes (2 x 16 tiles), one block each: 256 blocks, 1.94 waves: kept.
+  CHECK(stencil_chunk_planes(512, 2 * 16, 132, 64, 1) == 64);
+  // Nothing known: the policy's planes.
+  CHECK(stencil_chunk_planes(512, 0, 132, 64, 1) == 64);
+  CHECK(stencil_chunk_planes(512, 32, 0, 64, 1) == 64);
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const long long depth = 1 + rng() % 2000, tiles = 1 + rng() % 3000, resident = 1 + rng() % 1000;
+    const int planes = 1 + static_cast<int>(rng() % 96), radius = 1 + static_cast<int>(rng() % 4);
+    const int c = stencil_chunk_planes(depth, tiles, resident, planes, radius);
+    REQUIRE(c <= planes);
+    REQUIRE(c >= (planes + 1) / 2);
+    const auto score = [&](int k) {
+      const long long blocks = (depth + k - 1) / k * tiles, waves = (blocks + resident - 1) / resident;
+      return static_cast<double>(blocks) / static_cast<double>(waves * resident) * k / (k + 2.0 * radius);
+    };
+    REQUIRE(score(c) >= score(planes) * (1 - 1e-12));
+  }
+}
+
 TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   const long long h100 = 227 * 1024, ada = 99 * 1024;
   // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then cp.async.

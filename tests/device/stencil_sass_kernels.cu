@@ -32,10 +32,10 @@ using Star3DPolicy = typename DefaultStencilPolicy<3, 4, 4, StencilShape::star, 
 using Star2DLarge = DefaultStencilPolicy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::type;
 // 3D radius-4 star, TMA, default tiles: the strips (16-byte shared loads and global stores).
 template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::tma>, 4, StencilShape::star, float, boundary::Zero, Star4Tma>(
-    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4Tma);
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4Tma, int);
 // The same with cp.async (GPUs without TMA, arrays TMA cannot read).
 template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>, 4, StencilShape::star, float, boundary::Zero, Star4CpAsync>(
-    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4CpAsync);
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4CpAsync, int);
 // 2D 5-point, TMA, large tiles: the float strips.
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);

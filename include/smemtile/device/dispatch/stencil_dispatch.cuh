@@ -133,16 +133,25 @@ LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& ma
   return LaunchStatus{};
 }
 
-// 3D: one block per xy tile and chunk of Policy::planes planes.
+// 3D: one block per xy tile and chunk of planes (stencil_chunk_planes: at most Policy::planes,
+// balanced over the blocks resident at once).
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 3> in,
                                GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream) {
   constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
+  constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
   const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
   const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
-  const long long chunks = blocks(in.extent(0), Policy::planes);
-  return launch_3d_grid<stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-      device, across, down, chunks, Policy::threads, shared, stencil_who, stream, map, in, out, boundary, op);
+  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  if (!ready) return ready;
+  int per_multiprocessor = 0;
+  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
+  if (!ready) return ready;
+  const int chunk = stencil_chunk_planes(in.extent(0), across * down,
+                                         static_cast<long long>(per_multiprocessor) * device.multiprocessors,
+                                         Policy::planes, Radius);
+  return launch_3d_grid<kernel>(device, across, down, blocks(in.extent(0), chunk), Policy::threads, shared,
+                                stencil_who, stream, map, in, out, boundary, op, chunk);
 }
 
 // Launches with Policy; false (nothing launched) where it loads with TMA and TMA cannot describe

@@ -273,6 +273,29 @@ template <int Rank, int Radius, StencilShape Shape>
 inline constexpr bool stencil_large_tiles_selected =
     stencil_large_tiles_differ<Rank, Radius> && (Rank == 2 || Shape == StencilShape::star);
 
+/// Planes per block of a 3D sweep of `depth` planes over `tiles` xy tiles, `resident` blocks at a
+/// time on the GPU: the policy's `planes` at most, fewer where that fills the last wave of blocks
+/// better. Of the lengths from `planes` down to half of it, the one with the highest share of
+/// block slots used over whole waves times the share of loaded planes computed (each chunk reads
+/// 2 Radius planes beyond it); ties keep the longer chunk (docs/tuning.md, "3D chunks").
+SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long long tiles, long long resident, int planes,
+                                                        int radius) {
+  if (depth <= 0 || tiles <= 0 || resident <= 0) return planes;
+  int best = planes;
+  double best_score = -1;
+  for (int c = planes; c >= (planes + 1) / 2; --c) {
+    const long long blocks = (depth + c - 1) / c * tiles;
+    const long long waves = (blocks + resident - 1) / resident;
+    const double score = static_cast<double>(blocks) / static_cast<double>(waves * resident) *
+                         static_cast<double>(c) / static_cast<double>(c + 2 * radius);
+    if (score > best_score * (1 + 1e-9)) {
+      best = c;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
 /// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
 
