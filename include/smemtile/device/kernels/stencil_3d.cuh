@@ -256,6 +256,48 @@ SMEMTILE_DEVICE bool patch_plane(TileRing<T, Layout> ring, const Edge& edge, con
   return false;
 }
 
+// TMA under a policy other than zero: the policy's values in a sweep's planes. Every plane of the
+// block's tile has the same EdgeCells (periodic's values loaded a step ahead); a fill policy's
+// planes outside the volume are filled whole. Each thread writes plane k between its wait for the
+// plane and the step's barrier (before_barrier), except under star columns, which read plane k's
+// edge cells first as the centre plane, Radius steps and so at least one barrier later: they write
+// after the barrier (after_barrier), overlapping the compute, and their push skips points outside
+// (a whole plane filled takes a barrier of its own). Without a patch every call is empty.
+template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary>
+struct SweepEdges {
+  static constexpr bool active = Policy::loader == StencilLoader::tma && !Boundary::is_zero;
+  static constexpr bool columns = Policy::compute == StencilCompute::star_columns;
+  const GlobalArray<const T, 3>& in;
+  const Boundary& boundary;
+  const SweepChunk<Radius, Boundary>& chunk;
+  Coord origin;
+  int rows, cols, planes;  // plane extents; sweep planes of the chunk
+  EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
+
+  SMEMTILE_DEVICE void plan() {
+    if constexpr (active) {
+      edge.plan(origin, rows, cols, in.stride(1), boundary);
+      fetch(0);
+    }
+  }
+  SMEMTILE_DEVICE void fetch(int k) {
+    if constexpr (Boundary::maps_index) {
+      if (edge.any && k < planes) edge.fetch(&element(in, chunk.source(k), 0, 0));
+    }
+  }
+  SMEMTILE_DEVICE void before_barrier(TileRing<T, Layout> ring, int k) {
+    if constexpr (active && !columns) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, chunk, origin, rows, cols, k);
+  }
+  SMEMTILE_DEVICE void after_barrier(TileRing<T, Layout> ring, int k) {
+    if constexpr (active) {
+      if constexpr (columns) {
+        if (patch_plane<Policy, Radius, Slots>(ring, edge, boundary, chunk, origin, rows, cols, k)) __syncthreads();
+      }
+      fetch(k + 1);  // periodic: plane k's cells are written, their registers free
+    }
+  }
+};
+
 // Block (x, y, z) computes the xy tile (y, x) of planes z * chunk_planes ... (a chunk of at most
 // Policy::planes planes: stencil_chunk_planes), sweeping along z:
 // sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
@@ -292,28 +334,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr bool strips = Policy::compute == StencilCompute::star_strips;
   constexpr bool box_strips = Policy::compute == StencilCompute::box_strips;
   constexpr bool star = strips || Policy::compute == StencilCompute::star_columns;
-  // TMA under a policy other than zero: every plane's cells outside the array are the same
-  // EdgeCells (periodic's values loaded a step ahead); a fill policy's planes outside the volume
-  // are filled whole.
-  constexpr bool patches = UseTma && !Boundary::is_zero;
-  EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
-  const auto fetch_edge = [&](int k) {
-    if constexpr (Boundary::maps_index) {
-      if (edge.any && k < planes) edge.fetch(&element(in, chunk.source(k), 0, 0));
-    }
-  };
-  // Each thread patches plane k between its wait for the plane and the step's barrier, except
-  // under star columns, which read plane k's edge cells first as the centre plane, Radius steps
-  // and so at least one barrier later: they patch after the barrier, overlapping the compute, and
-  // their push skips points outside (a whole plane filled takes a barrier of its own).
-  constexpr bool columns = Policy::compute == StencilCompute::star_columns;
-  const auto patch = [&](int k) {
-    return patch_plane<Policy, Radius, slots>(ring, edge, boundary, chunk, origin, out_rows, out_cols, k);
-  };
-  if constexpr (patches) {
-    edge.plan(origin, out_rows, out_cols, in.stride(1), boundary);
-    fetch_edge(0);
-  }
+  using Edges = SweepEdges<Policy, Radius, slots, T, Layout, Boundary>;
+  Edges edges{in, boundary, chunk, origin, out_rows, out_cols, planes, {}};
+  edges.plan();
   constexpr int strip = 16 / static_cast<int>(sizeof(T));
   constexpr int side = strip_side<T>(Radius);
   // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
@@ -325,14 +348,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     else if constexpr (!UseTma) async_copy_commit();
     if constexpr (UseTma) wait_tma_slot(landed[k % slots], (k / slots) & 1u);
     else async_copy_wait<ahead>();  // all but the newest `ahead` groups: plane k
-    if constexpr (patches && !columns) patch(k);
+    edges.before_barrier(ring, k);
     __syncthreads();
-    if constexpr (patches) {
-      if constexpr (columns) {
-        if (patch(k)) __syncthreads();
-      }
-      fetch_edge(k + 1);  // periodic: plane k's cells are written, their registers free
-    }
+    edges.after_barrier(ring, k);
     const int z = z_first + k - 2 * Radius;  // the plane computed at this step, from k = 2 Radius on
     if constexpr (strips) {
       T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips
@@ -341,7 +359,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     } else if constexpr (box_strips) {
       sweep_box_strips<Policy, slots, strip>(window, ring, k, origin, z, op, out, out_rows, out_cols);
     } else if constexpr (star) {
-      sweep_star_columns<Policy, Radius, slots, patches>(column, ring, k, origin, z, op, out, out_rows, out_cols);
+      sweep_star_columns<Policy, Radius, slots, Edges::active>(column, ring, k, origin, z, op, out, out_rows, out_cols);
     } else {
       sweep_points<Policy, Radius, Shape, slots>(ring, k, origin, z, op, out, out_rows, out_cols);
     }
