@@ -48,7 +48,7 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_bench"
 #include "bench_common.cuh"
-#include "stencil_ops.cuh"  // value_of, Blur9
+#include "stencil_ops.cuh"  // value_of, Blur9, Box27
 
 namespace {
 
@@ -82,22 +82,6 @@ struct Laplace7 {  // 3D 7-point Laplacian
   __device__ auto operator()(const N& n) const {
     using V = value_of<N>;
     return n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) - V(6) * n(0, 0, 0);
-  }
-};
-
-struct Box27 {  // 3D 27-point box: the mean of the 3 x 3 x 3 neighbourhood
-  static constexpr double abs_sum = 1;
-  template <class N>
-  __device__ auto operator()(const N& n) const {
-    using V = value_of<N>;
-    V sum = V(0);
-#pragma unroll
-    for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-      for (int dy = -1; dy <= 1; ++dy)
-#pragma unroll
-        for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
-    return sum * V(1.0 / 27.0);
   }
 };
 

@@ -24,4 +24,20 @@ struct Blur9 {  // 2D 3x3 box, Gaussian weights (1 2 1; 2 4 2; 1 2 1) / 16
   }
 };
 
+struct Box27 {  // 3D 27-point box: the mean of the 3 x 3 x 3 neighbourhood
+  static constexpr double abs_sum = 1;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    V sum = V(0);
+#pragma unroll
+    for (int dz = -1; dz <= 1; ++dz)
+#pragma unroll
+      for (int dy = -1; dy <= 1; ++dy)
+#pragma unroll
+        for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
+    return sum * V(1.0 / 27.0);
+  }
+};
+
 }  // namespace

@@ -33,7 +33,7 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_steps_bench"
 #include "bench_common.cuh"
-#include "stencil_ops.cuh"  // value_of, Blur9
+#include "stencil_ops.cuh"  // value_of, Blur9, Box27
 
 namespace {
 
@@ -52,20 +52,6 @@ struct Heat7 {  // 3D heat step, 7 points
     using V = value_of<N>;
     return n(0, 0, 0) + V(0.1) * (n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) -
                                   V(6) * n(0, 0, 0));
-  }
-};
-struct Box27 {  // 3D 27-point mean
-  template <class N>
-  __device__ auto operator()(const N& n) const {
-    using V = value_of<N>;
-    V sum = V(0);
-#pragma unroll
-    for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-      for (int dy = -1; dy <= 1; ++dy)
-#pragma unroll
-        for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
-    return sum * V(1.0 / 27);
   }
 };
 
