@@ -414,7 +414,7 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(candidates<3, 4, 4, StencilShape::star>(9, h100) == Choices{tma, cp_async});
   // Every boundary policy takes the same candidates (TMA tiles at an edge get the policy's values
   // after they land: halo_frame_outside's cells only). Periodic alone reads the far side of the
-  // array, fetched a step ahead (FarEdgeValues).
+  // array, fetched a step ahead (EdgeCells).
   CHECK_FALSE(smemtile::boundary_reads_near_edge<smemtile::boundary::Periodic>);
   CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Clamp>);
   CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Reflect>);

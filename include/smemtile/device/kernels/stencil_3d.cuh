@@ -227,7 +227,7 @@ SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long lon
                                        const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
   const int z = chunk.source(k);
   if constexpr (Policy::loader == StencilLoader::tma) {
-    // A plane outside the volume under a fill policy arrives as zeros (write_sweep_policy fills it).
+    // A plane outside the volume under a fill policy arrives as zeros (SweepEdges fills it).
     start_tma<T, Layout, true, Policy::tma_unit_bytes>(map, landed[k % Slots], ring[k % Slots].data(), z,
                                                        origin - layout_reach(Layout{}));
   } else {
