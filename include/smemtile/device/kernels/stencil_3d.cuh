@@ -119,6 +119,16 @@ SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring
     }
 }
 
+// The first point of this thread's strip of Strip points in a plane of the 3D strip schemes
+// (star_strips, box_strips): warps take 32 / (cols / Strip) rows each, lanes strips along a row
+// (StencilPolicyCheck asserts that the lanes cover whole rows).
+template <class Policy, int Strip>
+SMEMTILE_DEVICE Coord strip_position() {
+  constexpr int per_row = Policy::cols / Strip;
+  const int t = static_cast<int>(threadIdx.x);
+  return Coord{t / 32 * (32 / per_row) + t % 32 / per_row, t % per_row * Strip};
+}
+
 // StencilCompute::star_strips: each thread a strip of Strip (16 / sizeof(T)) consecutive points
 // of a row (warps take 32 / (cols / Strip) rows each, lanes strips along a row): plane k's values
 // pushed into the strip's columns, then plane z from the columns and 16-byte reads of the centre
@@ -129,10 +139,9 @@ template <class Policy, int Radius, int Slots, class T, class Layout, int Strip,
 SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&newest)[Strip], T (&row)[RowValues],
                                        T (&up_down)[2 * Radius][Strip], T (&result)[Strip], TileRing<T, Layout> ring,
                                        int k, Coord origin, int z, Op& op, Out& out, int out_rows, int out_cols) {
-  constexpr int side = strip_side<T>(Radius), per_row = Policy::cols / Strip;
+  constexpr int side = strip_side<T>(Radius);
   static_assert(Strip * sizeof(T) == 16 && RowValues == Strip + 2 * side, "a strip and its row");
-  const Coord at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
-                 static_cast<int>(threadIdx.x) % per_row * Strip};
+  const Coord at = strip_position<Policy, Strip>();
   load_strip<T, Layout, Strip>(ring[k % Slots], at.row, at.col, newest);
 #pragma unroll
   for (int i = 0; i < Strip; ++i) {
@@ -183,9 +192,7 @@ template <class Policy, int Slots, int Strip, class T, class Layout, class Op, c
 SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, Layout> ring, int k, Coord origin,
                                       int z, Op& op, Out& out, int out_rows, int out_cols) {
   static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
-  constexpr int per_row = Policy::cols / Strip;
-  const Coord at{static_cast<int>(threadIdx.x) / 32 * (32 / per_row) + static_cast<int>(threadIdx.x) % 32 / per_row,
-                 static_cast<int>(threadIdx.x) % per_row * Strip};
+  const Coord at = strip_position<Policy, Strip>();
   const TileRef<T, Layout> newest = ring[k % Slots];
 #pragma unroll
   for (int dy = 0; dy < 3; ++dy) {

@@ -171,20 +171,17 @@ struct StencilPolicyCheck {
   static_assert(Policy::compute != StencilCompute::box_strips ||
                     (Shape == StencilShape::box && Radius == 1 && Policy::rank == 3 && ElemBytes == 4),
                 "stencil policy: box_strips computes 3D box stencils of radius 1 on 4-byte elements; others take points");
-  static_assert(Policy::compute != StencilCompute::box_strips ||
-                    (Policy::cols % 4 == 0 && 32 % (Policy::cols / 4) == 0 &&
-                     Policy::rows == Policy::warps * (32 / (Policy::cols / 4))),
-                "stencil policy: 3D box_strips map a warp's 32 lanes onto whole rows of strips: Cols / 4 must "
-                "divide 32 and Rows be warps * 32 / (Cols / 4)");
   static constexpr int strip = 16 / ElemBytes;  ///< points of one 16-byte strip
   static_assert(Policy::compute != StencilCompute::star_strips || (ElemBytes == 4 && Policy::cols % strip == 0),
                 "stencil policy: star_strips are written for 4-byte elements, Cols a multiple of 4");
   static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank != 2 || Policy::cols % (32 * strip) == 0,
                 "stencil policy: 2D star_strips give every lane whole strips: make Cols a multiple of 32 * 4");
-  static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank != 3 ||
-                    (32 % (Policy::cols / strip) == 0 && Policy::rows == Policy::warps * (32 / (Policy::cols / strip))),
-                "stencil policy: 3D star_strips map a warp's 32 lanes onto whole rows of strips: Cols / 4 must "
-                "divide 32 and Rows be warps * 32 / (Cols / 4)");
+  static constexpr bool strips_3d = Policy::rank == 3 && (Policy::compute == StencilCompute::star_strips ||
+                                                          Policy::compute == StencilCompute::box_strips);  ///< 3D strips
+  static_assert(!strips_3d || (Policy::cols % strip == 0 && 32 % (Policy::cols / strip) == 0 &&
+                               Policy::rows == Policy::warps * (32 / (Policy::cols / strip))),
+                "stencil policy: 3D star_strips and box_strips map a warp's 32 lanes onto whole rows of strips: "
+                "Cols / 4 must divide 32 and Rows be warps * 32 / (Cols / 4)");
   static_assert(stencil_shared_bytes<Policy>(ElemBytes, Radius) <= max_shared_bytes_per_block,
                 "smemtile::device_stencil: this policy's ring needs more shared memory per block than any GPU has "
                 "(fewer stages, smaller tiles; radius 4 and below fit for every element size with the defaults)");
