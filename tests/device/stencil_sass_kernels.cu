@@ -22,6 +22,21 @@ struct Laplace5 {
   }
 };
 
+// A 27-point mean, floats (3D box of radius 1: box strips).
+struct Box27 {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    float sum = 0.0f;
+#pragma unroll
+    for (int dz = -1; dz <= 1; ++dz)
+#pragma unroll
+      for (int dy = -1; dy <= 1; ++dy)
+#pragma unroll
+        for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
+    return sum * (1.0f / 27.0f);
+  }
+};
+
 // Separate names for the same op, so that the test tells the kernels apart by name.
 struct Star4Tma : Star4 {};
 struct Star4CpAsync : Star4 {};
@@ -30,6 +45,8 @@ namespace smemtile::detail {
 template <StencilLoader L>
 using Star3DPolicy = typename DefaultStencilPolicy<3, 4, 4, StencilShape::star, L>::type;
 using Star2DLarge = DefaultStencilPolicy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::type;
+using Box3D = DefaultStencilPolicy<3, 4, 1, StencilShape::box, StencilLoader::tma>::type;
+static_assert(Box3D::compute == StencilCompute::box_strips, "the default 3D float box of radius 1 takes box strips");
 // 3D radius-4 star, TMA, default tiles: the strips (16-byte shared loads and global stores).
 template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::tma>, 4, StencilShape::star, float, boundary::Zero, Star4Tma>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4Tma, int);
@@ -39,6 +56,10 @@ template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>
 // 2D 5-point, TMA, large tiles: the float strips.
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
+// 3D 27-point box, TMA, clamp: the box strips (16-byte shared loads and global stores) and the
+// cells outside the array copied within shared memory (EdgeCells).
+template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp, Box27, int);
 }  // namespace smemtile::detail
 
 // device_stencil_steps's 2D float 5-point kernel, the default policy: the window's rows as 16-byte
