@@ -12,7 +12,8 @@
 //   smemtile_steps_3d_fused  3D only: device_stencil_steps with the default 3D fused policy passed by
 //                         the caller (what the selector declines)
 //   smemtile_steps_3d_sweep  3D only: device_stencil_steps with a StencilSweepPolicy passed by the
-//                         caller (Sweep: which of four, SweepVariant); Steps 8, 64
+//                         caller (Sweep: which of four, SweepVariant; stars: 1 is the selector's
+//                         register sweep, 0 the planes scheme's); Steps 8, 64
 //   single_step_loop      Steps device_stencil calls, ping-ponging two arrays (Steps 1: the
 //                         baseline of smemtile_steps at 1; 8)
 //   naive_loop            Steps launches of a kernel reading every neighbour from global memory, one
@@ -116,18 +117,24 @@ const std::vector<std::string> kCases = {"2D-5pt-F32-8192^2",  "2D-5pt-F32-8191x
 
 enum Impl { kSteps, kSteps3dFused, kSteps3dSweep, kSingle, kNaive, kMemcpy };
 
-// The sweep policies the benchmark races (depth, plane rows x columns, planes per block, threads,
-// blocks per SM), by element size: four shapes of 90-220 KB of planes.
-template <int ElemBytes, int Variant>
+// The sweep policies the benchmark races, by element size and shape: star stencils the selector's
+// register sweep (1) beside the planes scheme's former default (0) and two more register shapes;
+// boxes (planes only) four plane shapes of 90-220 KB.
+constexpr auto kRegisters = smemtile::StencilSweepCompute::registers;
+template <int ElemBytes, int Variant, StencilShape S>
 struct SweepVariant;
-template <> struct SweepVariant<4, 0> { using type = smemtile::StencilSweepPolicy<4, 24, 64, 64>; };
-template <> struct SweepVariant<4, 1> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
-template <> struct SweepVariant<4, 2> { using type = smemtile::StencilSweepPolicy<4, 48, 64, 64, 512, 1>; };
-template <> struct SweepVariant<4, 3> { using type = smemtile::StencilSweepPolicy<3, 64, 64, 64, 512, 1>; };
-template <> struct SweepVariant<8, 0> { using type = smemtile::StencilSweepPolicy<2, 20, 64, 64>; };
-template <> struct SweepVariant<8, 1> { using type = smemtile::StencilSweepPolicy<3, 32, 32, 64>; };
-template <> struct SweepVariant<8, 2> { using type = smemtile::StencilSweepPolicy<4, 16, 64, 64, 256, 1>; };
-template <> struct SweepVariant<8, 3> { using type = smemtile::StencilSweepPolicy<2, 32, 64, 64, 512, 1>; };
+template <> struct SweepVariant<4, 0, StencilShape::star> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
+template <> struct SweepVariant<4, 1, StencilShape::star> { using type = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type; };
+template <> struct SweepVariant<4, 2, StencilShape::star> { using type = smemtile::StencilSweepPolicy<4, 64, 64, 64, 512, 1, kRegisters>; };
+template <> struct SweepVariant<4, 3, StencilShape::star> { using type = smemtile::StencilSweepPolicy<3, 64, 64, 64, 512, 1, kRegisters>; };
+template <> struct SweepVariant<8, 0, StencilShape::star> { using type = smemtile::StencilSweepPolicy<2, 20, 64, 64>; };
+template <> struct SweepVariant<8, 1, StencilShape::star> { using type = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type; };
+template <> struct SweepVariant<8, 2, StencilShape::star> { using type = smemtile::StencilSweepPolicy<2, 32, 64, 64, 512, 1, kRegisters>; };
+template <> struct SweepVariant<8, 3, StencilShape::star> { using type = smemtile::StencilSweepPolicy<3, 32, 32, 64, 256, 2, kRegisters>; };
+template <> struct SweepVariant<4, 0, StencilShape::box> { using type = smemtile::StencilSweepPolicy<4, 24, 64, 64>; };
+template <> struct SweepVariant<4, 1, StencilShape::box> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
+template <> struct SweepVariant<4, 2, StencilShape::box> { using type = smemtile::StencilSweepPolicy<4, 48, 64, 64, 512, 1>; };
+template <> struct SweepVariant<4, 3, StencilShape::box> { using type = smemtile::StencilSweepPolicy<3, 64, 64, 64, 512, 1>; };
 
 template <int Rank, int R, StencilShape S, class T, class Op>
 void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
@@ -153,10 +160,10 @@ void run(nvbench::state& state, Impl impl, int nz, int ny, int nx) {
       else if (impl == kSteps3dSweep) {
         constexpr int E = static_cast<int>(sizeof(T));
         const auto variant = state.get_int64("Sweep");
-        if (variant == 0) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 0>::type{}, buffers, steps, boundary, Op{}, stream);
-        else if (variant == 1) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 1>::type{}, buffers, steps, boundary, Op{}, stream);
-        else if (variant == 2) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 2>::type{}, buffers, steps, boundary, Op{}, stream);
-        else s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 3>::type{}, buffers, steps, boundary, Op{}, stream);
+        if (variant == 0) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 0, S>::type{}, buffers, steps, boundary, Op{}, stream);
+        else if (variant == 1) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 1, S>::type{}, buffers, steps, boundary, Op{}, stream);
+        else if (variant == 2) s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 2, S>::type{}, buffers, steps, boundary, Op{}, stream);
+        else s = smemtile::device_stencil_steps<R, S>(typename SweepVariant<E, 3, S>::type{}, buffers, steps, boundary, Op{}, stream);
       } else s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);
     } else {
       s = smemtile::device_stencil_steps<R, S>(buffers, steps, boundary, Op{}, stream);

@@ -42,7 +42,8 @@ void check_default() {
     const bool seven_point = S == StencilShape::star && R == 1 && (E == 4 || E == 8);
     CHECK(choice.fused == seven_point);
     if (seven_point) {
-      CHECK(planes * 2 + 2048 <= 228 * 1024);  // two blocks per multiprocessor (1 KB each for the driver)
+      // its blocks per multiprocessor fit (1 KB each for the driver)
+      CHECK((planes + 1024) * Sweep::min_blocks <= 228 * 1024);
       CHECK_FALSE(smemtile::stencil_steps_choice<Rank, E, R, S>(planes - 1).fused);
     }
   } else {
@@ -66,8 +67,8 @@ void check_radii() {
 }  // namespace
 
 TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its blocks fill the GPU") {
-  using Float = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;  // 26 x 56 tiles, 64 planes
-  using Double = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;  // 16 x 60 tiles
+  using Float = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;  // 58 x 24 tiles, 64 planes
+  using Double = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;  // 28 x 28 tiles
   constexpr auto fg = smemtile::stencil_steps_geometry<smemtile::detail::SweepPlanePolicy<Float>>(4, 1);
   CHECK(fg.tile_a == Float::region_y - 2 * Float::depth);
   CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 512, 512, 512) ==
@@ -75,8 +76,7 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
   CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 1, 1, 1) == 1);
   CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 65, fg.tile_a + 1, fg.tile_x) == 2 * 2 * 1);
   // The measured volumes: 512^3 and 503 x 517 x 499 sweep on an H100 (132 multiprocessors, two
-  // blocks each) and on 108; 128^3 does not; a 256^3 double sweep (320 blocks on 264 slots) measured
-  // slower than single steps (0.76 against 0.88) and does not either.
+  // blocks each) and on 108; 128^3 and 256^3 floats (220 blocks) do not.
   for (int sms : {108, 132}) {
     const auto fills = [&](auto policy, int e, long long d, long long r, long long c) {
       using P = decltype(policy);
@@ -91,7 +91,9 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
     CHECK_FALSE(fills(DF{}, 4, 256, 256, 256));
     CHECK_FALSE(fills(DD{}, 8, 40, 40, 40));
   }
-  CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.35));
+  // 256^3 doubles: 400 blocks on 264 slots, 76% busy; a gain of 1.3 with full waves would lose.
+  CHECK(smemtile::stencil_sweep_blocks<Double>(8, 1, 256, 256, 256) == 400);
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.3));
   // Too few blocks for one wave never sweeps, whatever the gain; a full last wave needs gain >= 1.
   const long long blocks = smemtile::stencil_sweep_blocks<Float>(4, 1, 256, 256, 256);
   const int exact = static_cast<int>(blocks / Float::min_blocks);
@@ -114,29 +116,111 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
     return smemtile::stencil_sweep_fills<typename P::type>(
         e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(P::gain_over_single, P::reference_bandwidth, bandwidth));
   };
-  // Measured at 512^3, 7 points, x the copy per step (docs/stencil-steps.md, stencil-steps-h200.md):
-  // H100 sweep 0.96 / 1.22 against single steps 0.92 / 0.93 (floats / doubles): sweeps; H200 0.67 /
-  // 0.90 against 0.93 / 0.93: single steps.
+  // Measured at 512^3, 7 points, zero, x the copy per step (the register sweeps; docs/stencil-steps.md):
+  // H100 sweep 1.18 / 1.57 against single steps 0.89 / 0.93 (floats / doubles): sweeps; H200 0.83 /
+  // 1.19 against 0.92 / 0.94: floats single steps, doubles sweep.
   CHECK(sweeps(DF{}, 4, 512, h100));
   CHECK(sweeps(DD{}, 8, 512, h100));
   CHECK_FALSE(sweeps(DF{}, 4, 512, h200));
-  CHECK_FALSE(sweeps(DD{}, 8, 512, h200));
+  CHECK(sweeps(DD{}, 8, 512, h200));
   CHECK(sweeps(DF{}, 4, 512, 0.0));  // not reported: the H100's choice
+  // Clamp and reflect (a second barrier per sweep step): floats 1.00 / 1.02 against 0.91 / 0.91 on the
+  // H100 (sweeps), 0.70 / 0.72 against 0.90 / 0.90 on the H200 (single steps); doubles (clamp) 1.49
+  // against 0.93 on the H100, 1.11 against 0.94 on the H200: sweeps.
+  const auto sweeps_rewriting = [](auto policy, int e, long long n, double bandwidth) {
+    using P = decltype(policy);
+    return smemtile::stencil_sweep_fills<typename P::type>(
+        e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(P::gain_over_single_rewrites, P::reference_bandwidth, bandwidth));
+  };
+  CHECK(sweeps_rewriting(DF{}, 4, 512, h100));
+  CHECK_FALSE(sweeps_rewriting(DF{}, 4, 512, h200));
+  CHECK(sweeps_rewriting(DD{}, 8, 512, h100));
+  CHECK(sweeps_rewriting(DD{}, 8, 512, h200));
 }
 
 TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps cannot load by TMA)") {
   using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
   using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
-  // 503 x 517 x 499 floats, 7 points (docs/stencil-steps.md, stencil-steps-h200.md): sweeps 0.97 / 0.97
-  // against single steps 0.57 / 0.73 on an H100 (zero / clamp), 0.70 / 0.69 against 0.52 / 0.62 on an H200
+  // 503 x 517 x 499 floats, 7 points (docs/stencil-steps.md): register sweeps 1.10 / 0.96 against
+  // single steps 0.56 / 0.73 on an H100 (zero / clamp), 0.85 / 0.74 against 0.55 / 0.65 on an H200
   CHECK(smemtile::stencil_sweep_fills<DF::type>(4, 1, 503, 517, 499, 132, DF::gain_over_unaligned_single));
+  CHECK(smemtile::stencil_sweep_fills<DF::type>(4, 1, 503, 517, 499, 132, DF::gain_over_unaligned_single_rewrites));
   CHECK_FALSE(smemtile::stencil_rows_tma_aligned(9, 0x10000, 517LL * 499 * 4, 499LL * 4));
   CHECK(smemtile::stencil_rows_tma_aligned(9, 0x10000, 512LL * 512 * 4, 512LL * 4));
   CHECK_FALSE(smemtile::stencil_rows_tma_aligned(9, 0x10004, 512LL * 512 * 4, 512LL * 4));  // address
   CHECK_FALSE(smemtile::stencil_rows_tma_aligned(8, 0x10000, 512LL * 512 * 4, 512LL * 4));  // no TMA (sm_89)
-  // the blocks must still fill the GPU with a good share of their waves: 256^3 doubles (320 blocks on
-  // 264 slots, 61% busy) stay single steps
-  CHECK_FALSE(smemtile::stencil_sweep_fills<DD::type>(8, 1, 255, 255, 255, 132, DD::gain_over_unaligned_single));
+  // the blocks must still fill the GPU: 127^3 doubles (125 blocks on 264 slots) stay single steps
+  CHECK_FALSE(smemtile::stencil_sweep_fills<DD::type>(8, 1, 127, 127, 127, 132, DD::gain_over_unaligned_single));
+}
+
+TEST_CASE("stencil_sweep_planes: the rings of each sweep scheme") {
+  using smemtile::StencilSweepCompute;
+  using Planes = smemtile::StencilSweepPolicy<3, 32, 64, 64>;
+  using Registers = smemtile::StencilSweepPolicy<3, 32, 64, 64, 512, 1, StencilSweepCompute::registers>;
+  // planes: 2R + 2 planes per level below the last and a fill plane
+  CHECK(smemtile::stencil_sweep_planes<Planes>(1) == 3 * 4 + 1);
+  CHECK(smemtile::stencil_sweep_planes<Planes>(2) == 3 * 6 + 1);
+  // registers: the input's planes in flight, the one read into registers and R before it; R + 1 per
+  // later level below the last
+  CHECK(smemtile::stencil_sweep_planes<Registers>(1) == smemtile::stencil_sweep_prefetch + 2 + 2 * 2);
+  CHECK(smemtile::stencil_sweep_planes<Registers>(3) == smemtile::stencil_sweep_prefetch + 4 + 2 * 4);
+  // bytes: planes of (RegionY + 2R) rows, alignment and padding, and registers' row and column tables
+  CHECK(smemtile::stencil_sweep_shared_bytes<Planes>(4, 1) == 13LL * 34 * 64 * 4 + 128);
+  CHECK(smemtile::stencil_sweep_shared_bytes<Registers>(4, 1) == 9LL * 34 * 64 * 4 + 384 + 4 * (32 + 64));
+}
+
+namespace {
+// Every point a register sweep rewrites under index policy B (outside the array, near it on both
+// axes) maps to a point inside the array and inside the block's region, on every axis of n elements
+// (the mapping and the region are per axis): brute force over the blocks of n = 1 ... 3 tiles + 9.
+template <class Policy, class B>
+void check_rewrite_sources(int elem_bytes, int radius) {
+  const smemtile::StencilStepsGeometry g =
+      smemtile::stencil_steps_geometry<smemtile::detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
+  const int reach = Policy::depth * radius;
+  const auto axis = [&](int region, int halo, int tile) {
+    for (int n = 1; n <= 3 * tile + 9; ++n)
+      for (int block = 0; block < (n + tile - 1) / tile; ++block) {
+        const int start = block * tile - halo;  // the region's first index
+        for (int r = 0; r < region; ++r) {
+          const int i = start + r;
+          if (i >= 0 && i < n) continue;
+          if (!smemtile::stencil_sweep_near(i, n, reach)) continue;
+          const int source = smemtile::boundary_source_index<B>(i, n);
+          INFO("n " << n << ", region start " << start << ", index " << i << ", source " << source);
+          CHECK((source >= 0 && source < n));
+          CHECK((source >= start && source < start + region));
+        }
+      }
+  };
+  axis(Policy::region_y, g.halo_a, g.tile_a);
+  axis(Policy::region_x, g.halo_x, g.tile_x);
+}
+}  // namespace
+
+TEST_CASE("register sweeps: the outside points rewritten under clamp and reflect map inside the region") {
+  using smemtile::StencilShape;
+  using smemtile::StencilSweepCompute;
+  using smemtile::StencilSweepPolicy;
+  using Float = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;
+  using Double = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;
+  using Radius2 = StencilSweepPolicy<2, 24, 32, 8, 256, 1, StencilSweepCompute::registers>;
+  using Radius3 = StencilSweepPolicy<2, 24, 64, 5, 512, 1, StencilSweepCompute::registers>;
+  using Narrow = StencilSweepPolicy<3, 16, 64, 8, 256, 1, StencilSweepCompute::registers>;
+  check_rewrite_sources<Float, smemtile::boundary::Reflect>(4, 1);
+  check_rewrite_sources<Float, smemtile::boundary::Clamp>(4, 1);
+  check_rewrite_sources<Double, smemtile::boundary::Reflect>(8, 1);
+  check_rewrite_sources<Radius2, smemtile::boundary::Reflect>(8, 2);
+  check_rewrite_sources<Radius3, smemtile::boundary::Reflect>(4, 3);
+  check_rewrite_sources<Narrow, smemtile::boundary::Reflect>(4, 1);
+  check_rewrite_sources<Narrow, smemtile::boundary::Clamp>(4, 1);
+  // Without the reach limit a far point maps outside the region: reflect, 57 columns, the second
+  // block of 64-column regions (starting at 52): column 84 stands for 28.
+  CHECK(smemtile::boundary_source_index<smemtile::boundary::Reflect>(84, 57) == 28);
+  CHECK_FALSE(smemtile::stencil_sweep_near(84, 57, 3));
+  CHECK(smemtile::stencil_sweep_near(59, 57, 3));
+  CHECK_FALSE(smemtile::stencil_sweep_near(-4, 57, 3));
+  CHECK(smemtile::stencil_sweep_near(-3, 57, 3));
 }
 
 TEST_CASE("stencil_sweep_wave_share: blocks over the slots of their waves") {

@@ -33,6 +33,20 @@ struct Heat {
   }
 };
 
+// Halves accumulated in float: a 3D 7-point heat step.
+struct HalfHeat3 {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    const float c = __half2float(n(0, 0, 0));
+    return c + 0.1f * (__half2float(n(-1, 0, 0)) + __half2float(n(1, 0, 0)) + __half2float(n(0, -1, 0)) +
+                       __half2float(n(0, 1, 0)) + __half2float(n(0, 0, -1)) + __half2float(n(0, 0, 1)) - 6.0f * c);
+  }
+};
+
+template <int D, int Y, int X, int Chunk, int Threads>
+using RegisterSweep =
+    smemtile::StencilSweepPolicy<D, Y, X, Chunk, Threads, 1, smemtile::StencilSweepCompute::registers>;
+
 }  // namespace
 
 TEST_CASE("device_stencil_steps 1D") {
@@ -70,6 +84,8 @@ TEST_CASE("device_stencil_steps 3D sweeps: blocks inside the volume's rows and c
     const Geometry g = with_layout(rng, 3, 9 + i, 70 + 7 * i, 130 + 11 * i);
     check_steps<3, 1, star, kClamp, float, StencilSweepPolicy<3, 16, 32, 8>>(g, 2 + i % 2, rng);
     check_steps<3, 1, star, kPeriodic, double, StencilSweepPolicy<2, 16, 32, 8>>(g, 2, rng);
+    check_steps<3, 1, star, kClamp, float, RegisterSweep<3, 16, 32, 8, 256>>(g, 2 + i % 2, rng);
+    check_steps<3, 1, star, kZero, double, RegisterSweep<2, 16, 32, 8, 256>>(g, 2, rng);
   }
 }
 
@@ -83,6 +99,29 @@ TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
   // 128 and 512 threads (runs of 8 and 6 rows), radius 3, integers
   check_random_steps<3, 1, box, kPeriodic, float, StencilSweepPolicy<3, 32, 32, 8, 128, 1>>(8, 3, 26, 24, 76);
   check_random_steps<3, 3, star, kReflect, int, StencilSweepPolicy<2, 24, 64, 4, 512, 1>>(6, 2, 12, 52, 77);
+}
+
+TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registers)") {
+  // Every policy kind (fills, index policies, periodic), radii 1-3, runs of 3 and 4 rows, floats,
+  // doubles, integers; tile sizes from each policy's geometry (random_geometry sizes around them).
+  check_random_steps<3, 1, star, kZero, float, RegisterSweep<3, 32, 64, 8, 256>>(10, 3, 26, 56, 101);
+  check_random_steps<3, 1, star, kConstant, float, RegisterSweep<4, 32, 32, 6, 256>>(8, 4, 24, 24, 102);
+  check_random_steps<3, 1, star, kReflect, float, RegisterSweep<3, 16, 64, 8, 256>>(10, 3, 10, 56, 103);
+  check_random_steps<3, 2, star, kClamp, double, RegisterSweep<2, 24, 32, 8, 256>>(8, 2, 16, 24, 104);
+  check_random_steps<3, 3, star, kPeriodic, int, RegisterSweep<2, 24, 64, 5, 512>>(6, 2, 12, 48, 105);
+  // The selector's register sweeps for floats and doubles.
+  using FloatSweep = typename smemtile::DefaultStencilSweepPolicy<4, 1, star>::type;
+  using DoubleSweep = typename smemtile::DefaultStencilSweepPolicy<8, 1, star>::type;
+  STATIC_REQUIRE(FloatSweep::compute == smemtile::StencilSweepCompute::registers);
+  check_random_steps<3, 1, star, kReflect, float, FloatSweep>(6, 3, 58, 24, 106);
+  check_random_steps<3, 1, star, kClamp, double, DoubleSweep>(6, 2, 28, 28, 107);
+  // Halves: the generic tile copy at the array's edges and for rows off 16 bytes.
+  std::mt19937 rng(108);
+  for (int i = 0; i < 6; ++i) {
+    const Geometry g = random_geometry(rng, 3, i, 12, 48, 1, false, 16);
+    check_steps_with<3, 1, star, kClamp, __half, RegisterSweep<2, 16, 64, 8, 256>>(g, random_steps(rng, i, 2),
+                                                                                 HalfHeat3{}, rng);
+  }
 }
 
 TEST_CASE("device_stencil_steps 2D caller's policies: points, single-point windows") {

@@ -13,6 +13,7 @@
 #include "../../core/global_view.cuh"        // GlobalArray
 #include "../kernels/stencil_steps.cuh"      // stencil_steps_kernel
 #include "../kernels/stencil_sweep.cuh"      // StencilSweepPolicy, stencil_sweep_kernel
+#include "../kernels/stencil_sweep_registers.cuh"  // stencil_sweep_registers_kernel
 #include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
 #include "stencil_dispatch.cuh"              // dispatch_stencil (single steps)
@@ -83,8 +84,16 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
   const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
   const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
   const long long chunks = tiles(in.extent(0), Policy::chunk);
-  return launch_3d_grid<stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-      device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+  if constexpr (Policy::compute == StencilSweepCompute::registers) {
+    static_assert(Shape == StencilShape::star,
+                  "smemtile::device_stencil_steps: StencilSweepCompute::registers sweeps star stencils only (a box "
+                  "reads other columns along z); use StencilSweepCompute::planes");
+    return launch_3d_grid<stencil_sweep_registers_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+  } else {
+    return launch_3d_grid<stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+  }
 }
 
 // `steps` steps in passes of at most Policy::depth (Policy void: one step per pass), swapping
@@ -137,9 +146,12 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
                                       x.stride(0) * bytes, x.stride(1) * bytes);
     };
     const bool aligned = tma_aligned(a) && tma_aligned(b);
-    const double gain = aligned ? stencil_sweep_gain(Default::gain_over_single, Default::reference_bandwidth,
-                                                     device.memory_bandwidth)
-                                : Default::gain_over_unaligned_single;
+    // Clamp and reflect rewrite the points outside the array after each sweep step.
+    constexpr bool rewrites = Boundary::maps_index && !std::is_same<Boundary, boundary::Periodic>::value;
+    const double gain =
+        aligned ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
+                                     Default::reference_bandwidth, device.memory_bandwidth)
+                : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
     if (choice.fused &&
         stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors, gain))
       return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);

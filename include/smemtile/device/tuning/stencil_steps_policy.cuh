@@ -12,6 +12,8 @@
 // docs/stencil-steps.md.
 #pragma once
 
+#include <type_traits>  // std::conditional_t
+
 #include "../../block/stencil.cuh"  // StencilShape
 #include "stencil_policy.cuh"       // max_shared_bytes_per_block
 
@@ -171,9 +173,19 @@ struct DefaultStencilStepsPolicy {
                                   Rank == 3 ? 1 : Rank == 2 ? 3 : 2>;
 };
 
+/// How a 3D sweep (StencilSweepPolicy) keeps the planes of each fused step.
+enum class StencilSweepCompute {
+  planes,    ///< a ring of 2R + 2 planes per step in shared memory; every neighbour read from it (any shape)
+  registers  ///< star stencils: each thread keeps its points' values along z in registers, per step,
+             ///< so shared memory holds only the plane whose x and y neighbours the next step reads
+};
+
 /// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
-/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads.
-template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2>
+/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads;
+/// MinBlocks blocks per multiprocessor asked of the register allocator; Compute how each step's
+/// planes are kept.
+template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2,
+          StencilSweepCompute Compute = StencilSweepCompute::planes>
 struct StencilSweepPolicy {
   static constexpr int rank = 3;                                   ///< 3D only
   static constexpr int depth = Depth;                              ///< steps one pass fuses at most
@@ -182,6 +194,7 @@ struct StencilSweepPolicy {
   static constexpr int chunk = Chunk;                              ///< output planes per block
   static constexpr int threads = Threads;                          ///< threads per block
   static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
+  static constexpr StencilSweepCompute compute = Compute;          ///< how the planes are kept
   static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
   static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
   static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
@@ -190,16 +203,31 @@ struct StencilSweepPolicy {
                 "RegionY a multiple of Threads / RegionX), so each thread's points lie at fixed offsets");
 };
 
+/// Whether index i of an axis of n elements lies within `reach` of the array (inside included). A
+/// register sweep under clamp or reflect rewrites the points outside the array that are near it on
+/// both axes, reach being the pass's depth x R: no point the pass keeps reads a farther one, and a
+/// farther one may map outside the block's region.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_near(int i, int n, int reach) { return i >= -reach && i < n + reach; }
+
 /// Whether P is a StencilSweepPolicy.
 template <class P>
 struct IsStencilSweepPolicy : std::false_type {};
 /// A StencilSweepPolicy is one.
-template <int D, int Y, int X, int C, int T, int M>
-struct IsStencilSweepPolicy<StencilSweepPolicy<D, Y, X, C, T, M>> : std::true_type {};
+template <int D, int Y, int X, int C, int T, int M, StencilSweepCompute S>
+struct IsStencilSweepPolicy<StencilSweepPolicy<D, Y, X, C, T, M, S>> : std::true_type {};
 
-/// Planes of shared memory a sweep needs: a ring of 2R + 2 per level below Depth, one fill plane.
+/// Input planes a register sweep keeps in flight: a sweep step takes less than a load's latency, so
+/// each block loads this many planes ahead.
+inline constexpr int stencil_sweep_prefetch = 3;
+
+/// Planes of shared memory a sweep needs. planes: a ring of 2R + 2 per level below Depth and one
+/// fill plane. registers: the input's ring holds the planes in flight, the one read into registers
+/// and the R before it whose x and y neighbours step 1 reads; each later level's ring the plane
+/// written and the R before it that the next level reads.
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
+  if (Policy::compute == StencilSweepCompute::registers)
+    return stencil_sweep_prefetch + radius + 1 + (Policy::depth - 1) * (radius + 1);
   return Policy::depth * (2 * radius + 2) + 1;
 }
 /// Elements between a sweep's planes: RegionY rows and R rows either side that are read, never
@@ -208,11 +236,16 @@ template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_plane_stride(int radius) {
   return (Policy::region_y + 2 * radius) * Policy::region_x;
 }
-/// Dynamic shared memory of a sweep block (planes, and 128 bytes for aligning them).
+/// Dynamic shared memory of a sweep block: the planes; 128 bytes for aligning them; registers: 128
+/// before and after them that the x neighbours of the first and last padding rows fall in, and the
+/// tables of source rows and columns of blocks at the array's edges (an int per region row and column).
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
-  return static_cast<long long>(stencil_sweep_planes<Policy>(radius)) * stencil_sweep_plane_stride<Policy>(radius) *
-             elem_bytes + 128;
+  const long long planes = static_cast<long long>(stencil_sweep_planes<Policy>(radius)) *
+                           stencil_sweep_plane_stride<Policy>(radius) * elem_bytes;
+  if (Policy::compute == StencilSweepCompute::registers)
+    return planes + 384 + 4LL * (Policy::region_y + Policy::region_x);
+  return planes + 128;
 }
 
 namespace detail {
@@ -253,26 +286,38 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
   return blocks >= slots && stencil_sweep_wave_share(blocks, slots) * gain_over_single >= 1.0;
 }
 
-/// The default 3D sweep (H100, 7-point, 64 steps, x the copy per step, zero / clamp: floats depth 3,
-/// 32 x 64 planes, 2 blocks 0.96 / 0.87 (503 x 517 x 499: 0.97 / 0.96), beside 24 x 64 at depth 4
-/// 0.78, 48 x 64 and 64 x 64 at one block 0.79-0.89; doubles depth 2, 20 x 64 1.22 / 1.20, beside
-/// 0.52-1.12: docs/stencil-steps.md). Two blocks of 256 threads per multiprocessor.
-/// gain_over_single: the sweep over single steps at 512^3 on an H100, the lower of zero's and
-/// clamp's (floats 0.95 / 0.91 and 0.87 / 0.84; doubles 1.22 / 0.93 and 1.19 / 0.83), divided by the
-/// wave share there (floats 1600 blocks on 264 slots, 0.87; doubles 2304, 0.97).
-/// The H100's peak DRAM bandwidth reported at that measurement (HBM3: 2619 MHz, 5120 bits):
-/// `reference_bandwidth`, what stencil_sweep_gain scales gain_over_single by.
-/// gain_over_unaligned_single: the same where rows are not 16-byte aligned (single steps cannot load
-/// by TMA): floats at 503 x 517 x 499 on an H100, 0.97 / 0.97 against 0.57 / 0.73 (zero / clamp),
-/// the lower over the wave share there (1440 blocks, 0.91); not scaled by the bandwidth, as single
-/// steps there are not memory-bound (H200: 0.70 / 0.69 against 0.52 / 0.62). Doubles take the
-/// floats' figure (not measured).
+/// The default 3D sweep: star stencils keep their z neighbours in registers
+/// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats at depth 3 on
+/// 64 x 32 planes, doubles at depth 2 on 32 x 32, two blocks of 256 threads (runs of 8 and 4 rows).
+/// Measured at 512^3, x the copy per step, H100 (zero / periodic / clamp / reflect): floats 1.18 /
+/// 1.24 / 1.00 / 1.02 against single steps' 0.89 / 0.93 / 0.91 / 0.91 (64 x 64 planes, one block of
+/// 512: 1.14 / 1.19 / 0.88 / 0.98; depth 4: 1.24 / 1.28 / 0.68 / 0.71, spilling under clamp);
+/// doubles 1.57 / - / 1.49 / - against 0.93; the planes scheme's former defaults 0.93 / 1.01 / 0.85
+/// / 0.70 (floats) and 1.22 / - / 1.20 / - (doubles).
+/// gain_over_single: the sweep over single steps with every wave full, H100, 512^3: the lower of
+/// zero's and periodic's (fill policies and periodic write no band), divided by the wave share there
+/// (floats 1584 blocks on 264 slots, 1.0; doubles 2888 on 264, 0.994); gain_over_single_rewrites
+/// the same for clamp and reflect (each sweep step rewrites the points outside the array after a
+/// second barrier). `reference_bandwidth`: the H100's peak DRAM bandwidth at that measurement (HBM3:
+/// 2619 MHz, 5120 bits), which stencil_sweep_gain scales the gains by.
+/// gain_over_unaligned_single(_rewrites): the same where rows are not 16-byte aligned (single steps
+/// cannot load by TMA): floats at 503 x 517 x 499, the lower of the H100's and the H200's (zero 1.10
+/// against 0.56, 0.85 against 0.55; clamp 0.96 against 0.73, 0.74 against 0.65), over the wave share
+/// there (1512 blocks, 0.955); not scaled by the bandwidth, as single steps there are not
+/// memory-bound. Doubles take the floats' figures (not measured).
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
-  using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>;  ///< the policy
-  static constexpr double gain_over_single = ElemBytes == 8 ? 1.35 : 1.19;                   ///< measured, above
+  /// the policy (boxes, which only a caller sweeps: the planes scheme's, floats depth 3 on 32 x 64
+  /// planes, doubles depth 2 on 20 x 64, two blocks of 256 threads)
+  using type = std::conditional_t<
+      Shape == StencilShape::star,
+      StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 32 : 64, 32, 64, 256, 2, StencilSweepCompute::registers>,
+      StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>>;
+  static constexpr double gain_over_single = ElemBytes == 8 ? 1.70 : 1.33;                  ///< measured, above
+  static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 1.61 : 1.10;         ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
-  static constexpr double gain_over_unaligned_single = 1.46;                                 ///< measured, above
+  static constexpr double gain_over_unaligned_single = 1.62;                                ///< measured, above
+  static constexpr double gain_over_unaligned_single_rewrites = 1.19;                       ///< measured, above
 };
 
 /// Whether single steps of a 3D array can load by TMA: a GPU with it, and the array's address and

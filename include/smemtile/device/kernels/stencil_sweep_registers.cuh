@@ -1,0 +1,371 @@
+/// \file
+/// device_stencil_steps's 3D sweep for star stencils with StencilSweepCompute::registers: as
+/// stencil_sweep.cuh, but each thread keeps the values of its points along z in registers for every
+/// fused step, so a step reads only x and y neighbours from shared memory.
+//
+// Thread t owns column t % X of a run of Run rows at every step, so the 2R + 1 planes around a
+// point, at the step before, are values this thread computed (or, step 1, read from the input).
+// Step k computes plane p_k = q - 1 - k R at sweep step q: step k - 1 computed p_k + R earlier in
+// the same sweep step (registers), and p_k's x and y neighbours were written to shared memory R
+// sweep steps ago. Input planes load by cp.async stencil_sweep_prefetch planes ahead (plane q has
+// landed by the end of step q); step 1 reads plane q - 1's run into registers. One barrier per
+// sweep step.
+//
+// Along z, outside the volume, nothing is computed (but periodic, where an outside plane is an
+// image computed like any other from wrapped input): a fill policy's neighbour is the fill, an
+// index policy's the plane it maps to, which lies within R of the point and so in the registers.
+// Outside the array in x and y, fill policies (zero, constant) give the thread's own points there
+// the fill as they are computed; index policies (clamp, reflect) give them the value of the point
+// they map to after a second barrier (each thread its own points, in shared memory and registers).
+#pragma once
+
+#include "stencil_sweep.cuh"  // StencilSweepPolicy, SweepPlanePolicy, StepsTile
+
+namespace smemtile {
+
+namespace detail {
+
+#if defined(__CUDACC__)
+
+// Point j of a thread's run at plane p: its column's planes p - R ... p + R at the step before in
+// registers (window), its x and y neighbours in plane p (row: the point in shared memory).
+template <int Radius, StencilShape Shape, class T, int X, int Run>
+struct SweepRegisterNeighborhood
+    : StepsNeighborhoodCalls<3, Radius, Shape, SweepRegisterNeighborhood<Radius, Shape, T, X, Run>> {
+  const T (*window)[Run];  // [Radius + dz][j]
+  const T* row;            // the point in plane p
+  int j;                   // its place in the run
+  SMEMTILE_DEVICE T at(int dz, int dy, int dx) const {
+    this->check(dz, dy, dx);
+    if (dz != 0 || (dx == 0 && j + dy >= 0 && j + dy < Run)) return window[Radius + dz][j + dy];
+    return row[dy * X + dx];
+  }
+};
+
+// The run's values at plane p of a step from the step before: window [Radius + dz][j] (this thread's
+// column), `plane` the thread's first point in plane p.
+template <int Radius, StencilShape Shape, class T, int X, int Run, class Op>
+SMEMTILE_DEVICE void sweep_register_points(const T (&window)[2 * Radius + 1][Run], const T* plane, const Op& op,
+                                           T (&values)[Run]) {
+#pragma unroll
+  for (int j = 0; j < Run; ++j)
+    values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run>{{}, window, plane + j * X, j}));
+}
+
+// Where the window of plane p reaches outside the volume along z (not periodic): those planes'
+// values as the policy gives them (the fill, or the plane they map to, which is within R of p).
+template <int Radius, class T, int Run, class Boundary>
+SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p, int nz, const Boundary& boundary) {
+#pragma unroll
+  for (int dz = -Radius; dz <= Radius; ++dz) {
+    if (p + dz >= 0 && p + dz < nz) continue;
+    if constexpr (Boundary::maps_index) {
+      const int offset = boundary_source_index<Boundary>(p + dz, nz) - p;
+      SMEMTILE_CHECK(offset >= -Radius && offset <= Radius, "stencil sweep: a plane maps beyond the radius", p + dz, nz, offset, Radius);
+#pragma unroll
+      for (int o = -Radius; o <= Radius; ++o)
+        if (o == offset)
+#pragma unroll
+          for (int j = 0; j < Run; ++j) window[Radius + dz][j] = window[Radius + o][j];
+    } else {
+#pragma unroll
+      for (int j = 0; j < Run; ++j) window[Radius + dz][j] = boundary.template value<T>();
+    }
+  }
+}
+
+// The run's values at plane p of a step from `window` (the step before). Where the window reaches
+// outside the volume (not periodic), those planes are first overwritten in place: no later plane
+// reads them (the oldest leaves the window next, the newest was never computed).
+template <int Radius, StencilShape Shape, class T, int X, int Run, bool Periodic, class Op, class Boundary>
+SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], const T* plane, int p, int nz,
+                                          const Op& op, const Boundary& boundary, T (&values)[Run]) {
+  if constexpr (!Periodic) {
+    if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, T, Run>(window, p, nz, boundary);
+  }
+  sweep_register_points<Radius, Shape, T, X, Run>(window, plane, op, values);
+}
+
+// Where the last step's runs go: this thread's rows of the block's tile that lie inside the array
+// (a bit each; none where its column does not) and its first row's offset in plane 0 of `out`, set
+// once per block.
+template <class T>
+struct SweepRunStores {
+  T* data;
+  long long first, row_pitch, plane_pitch;
+  unsigned rows;
+  template <int Run>
+  SMEMTILE_DEVICE void store(const T (&values)[Run], int p) const {
+    const long long at = first + static_cast<long long>(p) * plane_pitch;
+#pragma unroll
+    for (int j = 0; j < Run; ++j)
+      if (rows >> j & 1u) data[at + j * row_pitch] = values[j];
+  }
+};
+
+template <class Policy, int Radius, class T, int Run>
+SMEMTILE_DEVICE SweepRunStores<T> sweep_run_stores(const GlobalArray<T, 3>& out, int y0, int x0, int y_first, int x) {
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
+  SweepRunStores<T> s{out.data_handle(), static_cast<long long>(y0 + y_first) * out.stride(1) + x0 + x, out.stride(1),
+                      out.stride(0), 0u};
+  if (x < g.halo_x || x >= g.halo_x + g.tile_x || x0 + x >= static_cast<int>(out.extent(2))) return s;
+#pragma unroll
+  for (int j = 0; j < Run; ++j) {
+    const int y = y_first + j;
+    if (y >= g.halo_a && y < g.halo_a + g.tile_a && y0 + y < static_cast<int>(out.extent(1))) s.rows |= 1u << j;
+  }
+  return s;
+}
+
+// The shared planes of a register sweep: the input's ring (level 0) and one ring per step below the
+// last, each plane (RegionY + 2R) x RegionX with R padding rows either side.
+template <class Policy, int Radius, class T>
+struct SweepRegisterRings {
+  static constexpr int input_slots = stencil_sweep_prefetch + Radius + 1, level_slots = Radius + 1;
+  static constexpr int planes = input_slots + (Policy::depth - 1) * level_slots;
+  static constexpr int stride = stencil_sweep_plane_stride<Policy>(Radius);
+  static constexpr int bias = 1 << 20;  // planes start no lower than -(Depth R + prefetch): slots of p + bias
+  T* base;                              // input plane 0's row 0
+  SMEMTILE_DEVICE T* operator()(int level, int p) const {
+    const unsigned q = static_cast<unsigned>(p + bias);
+    const int slot = level == 0 ? static_cast<int>(q % input_slots)
+                                : input_slots + (level - 1) * level_slots + static_cast<int>(q % level_slots);
+    return base + slot * stride;
+  }
+};
+
+// Shift every step's window one plane along z (the newest slot is written next sweep step).
+template <int Depth, int Radius, class T, int Run>
+SMEMTILE_DEVICE void advance_sweep_windows(T (&windows)[Depth][2 * Radius + 1][Run]) {
+#pragma unroll
+  for (int k = 0; k < Depth; ++k)
+#pragma unroll
+    for (int i = 0; i < 2 * Radius; ++i)
+#pragma unroll
+      for (int j = 0; j < Run; ++j) windows[k][i][j] = windows[k][i + 1][j];
+}
+
+// The rows of a run whose first point is (y, x) in the array that lie outside it but within `reach`
+// of it on both axes, a bit each.
+template <int Run>
+SMEMTILE_DEVICE unsigned sweep_outside_rows(int y, int x, int ny, int nx, int reach) {
+  unsigned rows = 0;
+#pragma unroll
+  for (int j = 0; j < Run; ++j)
+    if ((x < 0 || x >= nx || y + j < 0 || y + j >= ny) && stencil_sweep_near(x, nx, reach) &&
+        stencil_sweep_near(y + j, ny, reach))
+      rows |= 1u << j;
+  return rows;
+}
+
+// After a sweep step, index policies, a block reaching outside the array in x or y: each thread
+// gives its points outside the array (`outside`, a bit per row of its run) in every step's newest
+// plane the value of the point they map to (inside the array, computed this sweep step), in shared
+// memory and in its registers. `rows` and `columns` are the block's source tables; (y_first, x) the
+// run's first point in the region whose first element is (y0, x0) in the array.
+template <int Depth, int Radius, class T, int X, int Run, class Rings>
+SMEMTILE_DEVICE void rewrite_sweep_outside(T (&windows)[Depth][2 * Radius + 1][Run], const Rings& ring, int q,
+                                           int steps, unsigned outside, const int* rows, const int* columns,
+                                           int y0, int x0, int y_first, int x) {
+  const int source_x = columns[x] - x0;
+#pragma unroll
+  for (int k = 1; k < Depth; ++k) {
+    if (k >= steps) break;
+    T* const plane = ring(k, q - 1 - k * Radius);
+#pragma unroll
+    for (int j = 0; j < Run; ++j)
+      if (outside >> j & 1u) {
+        const T value = plane[(rows[y_first + j] - y0) * X + source_x];
+        plane[(y_first + j) * X + x] = value;
+        windows[k][2 * Radius - 1][j] = value;
+      }
+  }
+}
+
+// A plane's region that lies inside the array in x and y, by cp.async units of Unit elements (16
+// bytes where rows and the region's start are 16-byte aligned, else one element): no boundary to
+// apply, so each unit's offsets are fixed for the whole sweep (the generic tile copy recomputes
+// them every plane).
+template <class Policy, class T, int Unit>
+SMEMTILE_DEVICE void load_sweep_plane_inside(const T* from, long long row_pitch, T* to) {
+  constexpr int X = Policy::region_x, per_row = X / Unit, units = Policy::region_y * per_row;
+  static_assert(X % Unit == 0, "load_sweep_plane_inside: a region row is whole units");
+#pragma unroll
+  for (int i = static_cast<int>(threadIdx.x); i < units; i += Policy::threads) {
+    const int row = i / per_row, column = i % per_row * Unit;
+    arch::cp_async<Unit * static_cast<int>(sizeof(T))>(to + row * X + column, from + row * row_pitch + column);
+  }
+}
+
+// A plane's region reaching outside the array in x or y, element by element through the block's
+// tables of source rows and columns (the policy's mapping; -1 where boundary::zero fills, which a
+// cp.async reading no bytes does).
+template <class Policy, class T>
+SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, long long row_pitch, const int* rows, const int* columns,
+                                             T* to) {
+  constexpr int X = Policy::region_x, units = Policy::region_y * X;
+#pragma unroll
+  for (int i = static_cast<int>(threadIdx.x); i < units; i += Policy::threads) {
+    const int row = rows[i / X], column = columns[i % X];
+    const bool fill = (row | column) < 0;
+    arch::cp_async<static_cast<int>(sizeof(T))>(to + i, plane + (fill ? 0 : row * row_pitch + column),
+                                                fill ? 0u : static_cast<unsigned>(sizeof(T)));
+  }
+}
+
+// Whether a register sweep loads the planes of blocks at the array's edges through tables: cp.async
+// units (elements of 4 bytes or more) and a policy that maps indices or fills with zeros.
+template <class T, class Boundary>
+inline constexpr bool sweep_tables_load = sizeof(T) >= 4 && (Boundary::maps_index || std::is_same<Boundary, boundary::Zero>::value);
+
+// The tables of a block reaching outside the array: for each region row and column, the array row
+// and column it holds (through the policy; -1: zero's fill). Followed by a barrier before use.
+template <class Policy, class Boundary>
+SMEMTILE_DEVICE void build_sweep_tables(int* rows, int* columns, int y0, int x0, int ny, int nx) {
+  const auto source = [](int i, int n) {
+    if (i >= 0 && i < n) return i;
+    if constexpr (Boundary::maps_index) return boundary_source_index<Boundary>(i, n);
+    return -1;
+  };
+  for (int i = static_cast<int>(threadIdx.x); i < Policy::region_y + Policy::region_x; i += Policy::threads) {
+    if (i < Policy::region_y) rows[i] = source(y0 + i, ny);
+    else columns[i - Policy::region_y] = source(x0 + i - Policy::region_y, nx);
+  }
+}
+
+// How a register sweep block loads input planes: by fixed units inside the array, through tables at
+// its edges, or (boundary::constant's fill, elements under 4 bytes) by the generic tile copy.
+template <class Policy, int Radius, class T, class Boundary>
+struct SweepPlaneLoader {
+  const GlobalArray<const T, 3>* in;
+  const T* corner;       // the region's first element in plane 0 (inside: its own; else the plane's)
+  const int* rows;       // the tables (edges)
+  const int* columns;
+  int y0, x0;            // the region's first element in a plane
+  int how;               // 0: generic, 1: 16-byte units, 2: element units, 3: tables
+  SMEMTILE_DEVICE void load(int z, T* to, const Boundary& boundary) const {
+    const T* const plane = corner + static_cast<long long>(z) * in->stride(0);
+    if (how == 1) load_sweep_plane_inside<Policy, T, 16 / sizeof(T)>(plane, in->stride(1), to);
+    if constexpr (sizeof(T) >= 4) {
+      if (how == 2) load_sweep_plane_inside<Policy, T, 1>(plane, in->stride(1), to);
+    }
+    if constexpr (sweep_tables_load<T, Boundary>) {
+      if (how == 3) load_sweep_plane_mapped<Policy, T>(plane, in->stride(1), rows, columns, to);
+    }
+    if (how == 0) {
+      constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
+      using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
+      copy_global_to_tile_async(smemtile::plane(*in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{to, Layout{}},
+                                boundary, FixedThreadBlock<Policy::threads>{});
+    }
+  }
+};
+
+// The loader of a block whose region starts at (y0, x0); `tables` has room for RegionY + RegionX
+// ints, built here where the region reaches outside the array (the caller's first barrier orders
+// them before the first load; the band rewrite of index policies reads them too).
+template <class Policy, int Radius, class T, class Boundary>
+SMEMTILE_DEVICE SweepPlaneLoader<Policy, Radius, T, Boundary> sweep_plane_loader(const GlobalArray<const T, 3>& in,
+                                                                                 int y0, int x0, int* tables) {
+  const int ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
+  SweepPlaneLoader<Policy, Radius, T, Boundary> l{&in, in.data_handle(), tables, tables + Policy::region_y, y0, x0, 0};
+  if (y0 >= 0 && x0 >= 0 && y0 + Policy::region_y <= ny && x0 + Policy::region_x <= nx) {
+    l.corner = in.data_handle() + static_cast<long long>(y0) * in.stride(1) + x0;
+    const bool vectors = reinterpret_cast<unsigned long long>(l.corner) % 16 == 0 &&
+                         (in.stride(1) * sizeof(T)) % 16 == 0 && (in.stride(0) * sizeof(T)) % 16 == 0;
+    l.how = vectors ? 1 : sizeof(T) >= 4 ? 2 : 0;
+  } else {
+    build_sweep_tables<Policy, Boundary>(tables, tables + Policy::region_y, y0, x0, ny, nx);
+    l.how = sweep_tables_load<T, Boundary> ? 3 : 0;
+  }
+  return l;
+}
+
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    stencil_sweep_registers_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op,
+                                   int steps) {
+  static_assert(Shape == StencilShape::star, "stencil sweep registers: star stencils only (a box reads other columns along z)");
+  using Plane = SweepPlanePolicy<Policy>;
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
+  constexpr int X = Policy::region_x, Run = Policy::region_y * X / Policy::threads, D = Policy::depth;
+  static_assert(Run <= 32, "stencil sweep registers: a thread's run is at most 32 rows (a bit each)");
+  constexpr bool periodic = steps_compute_outside<Boundary>;
+  const SweepRegisterRings<Policy, Radius, T> ring{reinterpret_cast<T*>(aligned_dynamic_shared() + 128) + Radius * X};
+  const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
+  const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
+  const int z_first = static_cast<int>(blockIdx.z) * Policy::chunk;
+  const int z_last = z_first + Policy::chunk < nz ? z_first + Policy::chunk : nz;  // one past
+  const int x = static_cast<int>(threadIdx.x) % X, y_first = static_cast<int>(threadIdx.x) / X * Run;
+  const SweepRunStores<T> stores = sweep_run_stores<Policy, Radius, T, Run>(out, y0, x0, y_first, x);
+  const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
+  // Index policies rewrite the points outside the array after each sweep step (they copy other
+  // threads' points); fills give this thread's points there the fill as they are computed.
+  const bool band = Boundary::maps_index && !periodic && steps_region_reaches_outside<Plane>(plane_tile);
+  // (Index policies: only points within the depth's reach of the array, the only ones a kept point
+  // reads; farther ones may map outside the region.)
+  const unsigned outside =
+      periodic ? 0u : sweep_outside_rows<Run>(y0 + y_first, x0 + x, ny, nx, Boundary::maps_index ? D * Radius : 1 << 30);
+  // Step k (0: the input) needs planes [z_first - (steps - k) R, z_last - 1 + (steps - k) R].
+  // (For the last step, the chunk's planes.)
+  const auto needed = [&](int k, int p) {
+    const int low = z_first - (steps - k) * Radius, high = z_last - 1 + (steps - k) * Radius;
+    return p >= (periodic || low > 0 ? low : 0) && p <= (periodic || high < nz - 1 ? high : nz - 1);
+  };
+  int* const tables = reinterpret_cast<int*>(ring.base - Radius * X + SweepRegisterRings<Policy, Radius, T>::planes *
+                                                                          SweepRegisterRings<Policy, Radius, T>::stride);
+  const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, y0, x0, tables);
+  __syncthreads();  // the tables
+  // Input plane q as one cp.async group (empty where not needed, so that groups count planes).
+  const auto load = [&](int q) {
+    if (needed(0, q)) loader.load(periodic ? (q % nz + nz) % nz : q, ring(0, q), boundary);
+    async_copy_commit();
+  };
+  constexpr int ahead = stencil_sweep_prefetch;
+  const int q_first = z_first - steps * Radius;
+  for (int q = q_first; q < q_first + ahead - 1; ++q) load(q);
+  T windows[D][2 * Radius + 1][Run];  // [k][Radius + dz][j]: step k's values of plane p_(k+1) + dz
+  for (int q = q_first; q <= z_last + steps * Radius; ++q) {
+    load(q + ahead - 1);
+#pragma unroll
+    for (int j = 0; j < Run; ++j) windows[0][2 * Radius][j] = ring(0, q - 1)[(y_first + j) * X + x];
+#pragma unroll
+    for (int k = 1; k <= D; ++k) {
+      if (k > steps) break;
+      const int p = q - 1 - k * Radius;
+      if (!needed(k, p)) continue;
+      T values[Run];
+      sweep_register_plane<Radius, Shape, T, X, Run, periodic>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
+                                                               op, boundary, values);
+      if constexpr (!Boundary::maps_index) {
+        if (outside != 0u)
+#pragma unroll
+          for (int j = 0; j < Run; ++j)
+            if (outside >> j & 1u) values[j] = boundary.template value<T>();
+      }
+      if (k == steps) {
+        stores.store(values, p);
+      } else {
+        T* const to = ring(k, p) + y_first * X + x;
+#pragma unroll
+        for (int j = 0; j < Run; ++j) {
+          to[j * X] = values[j];
+          windows[k < D ? k : D - 1][2 * Radius][j] = values[j];
+        }
+      }
+    }
+    advance_sweep_windows<D, Radius, T, Run>(windows);
+    async_copy_wait<ahead - 1>();  // plane q has landed
+    __syncthreads();
+    if (band) {
+      rewrite_sweep_outside<D, Radius, T, X, Run>(windows, ring, q, steps, outside, loader.rows, loader.columns, y0, x0,
+                                                  y_first, x);
+      __syncthreads();
+    }
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace detail
+}  // namespace smemtile
