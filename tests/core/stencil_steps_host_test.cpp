@@ -111,10 +111,12 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   CHECK(smemtile::stencil_sweep_gain(1.19, h100, 0.0) == 1.19);  // bandwidth not reported: as measured
   CHECK(smemtile::stencil_sweep_gain(1.19, h100, h100) == Approx(1.19));
   CHECK(smemtile::stencil_sweep_gain(1.19, h100, 2 * h100) == Approx(0.595));
-  const auto sweeps = [](auto policy, int e, long long n, double bandwidth) {
+  // (rewrites: the gain of clamp and reflect)
+  const auto sweeps = [](auto policy, int e, long long n, double bandwidth, bool rewrites = false) {
     using P = decltype(policy);
+    const double gain = rewrites ? P::gain_over_single_rewrites : P::gain_over_single;
     return smemtile::stencil_sweep_fills<typename P::type>(
-        e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(P::gain_over_single, P::reference_bandwidth, bandwidth));
+        e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(gain, P::reference_bandwidth, bandwidth));
   };
   // Measured at 512^3, 7 points, zero, x the copy per step (the register sweeps; docs/stencil-steps.md):
   // H100 sweep 1.18 / 1.57 against single steps 0.89 / 0.93 (floats / doubles): sweeps; H200 0.83 /
@@ -127,15 +129,10 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   // Clamp and reflect (a second barrier per sweep step): floats 1.00 / 1.02 against 0.91 / 0.91 on the
   // H100 (sweeps), 0.70 / 0.72 against 0.90 / 0.90 on the H200 (single steps); doubles (clamp) 1.49
   // against 0.93 on the H100, 1.11 against 0.94 on the H200: sweeps.
-  const auto sweeps_rewriting = [](auto policy, int e, long long n, double bandwidth) {
-    using P = decltype(policy);
-    return smemtile::stencil_sweep_fills<typename P::type>(
-        e, 1, n, n, n, 132, smemtile::stencil_sweep_gain(P::gain_over_single_rewrites, P::reference_bandwidth, bandwidth));
-  };
-  CHECK(sweeps_rewriting(DF{}, 4, 512, h100));
-  CHECK_FALSE(sweeps_rewriting(DF{}, 4, 512, h200));
-  CHECK(sweeps_rewriting(DD{}, 8, 512, h100));
-  CHECK(sweeps_rewriting(DD{}, 8, 512, h200));
+  CHECK(sweeps(DF{}, 4, 512, h100, true));
+  CHECK_FALSE(sweeps(DF{}, 4, 512, h200, true));
+  CHECK(sweeps(DD{}, 8, 512, h100, true));
+  CHECK(sweeps(DD{}, 8, 512, h200, true));
 }
 
 TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps cannot load by TMA)") {
