@@ -281,6 +281,42 @@ SMEMTILE_DEVICE SweepPlaneLoader<Policy, Radius, T, Boundary> sweep_plane_loader
   return l;
 }
 
+// Sweep step q's fused steps 1 ... `steps`, each on its plane q - 1 - k R where `needed`: from the
+// step before's window into this step's window and ring (the last step: into the array). The
+// thread's run starts at (y_first, x) in the region; `outside` marks its rows outside the array.
+template <class Policy, int Radius, StencilShape Shape, bool Periodic, class T, int D, int Run, class Rings,
+          class Needed, class Op, class Boundary>
+SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], const Rings& ring, int q, int steps,
+                                          const Needed& needed, int y_first, int x, int nz, unsigned outside,
+                                          const SweepRunStores<T>& stores, const Op& op, const Boundary& boundary) {
+  constexpr int X = Policy::region_x;
+#pragma unroll
+  for (int k = 1; k <= D; ++k) {
+    if (k > steps) break;
+    const int p = q - 1 - k * Radius;
+    if (!needed(k, p)) continue;
+    T values[Run];
+    sweep_register_plane<Radius, Shape, T, X, Run, Periodic>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
+                                                             op, boundary, values);
+    if constexpr (!Boundary::maps_index) {
+      if (outside != 0u)
+#pragma unroll
+        for (int j = 0; j < Run; ++j)
+          if (outside >> j & 1u) values[j] = boundary.template value<T>();
+    }
+    if (k == steps) {
+      stores.store(values, p);
+    } else {
+      T* const to = ring(k, p) + y_first * X + x;
+#pragma unroll
+      for (int j = 0; j < Run; ++j) {
+        to[j * X] = values[j];
+        windows[k < D ? k : D - 1][2 * Radius][j] = values[j];
+      }
+    }
+  }
+}
+
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_registers_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op,
@@ -329,31 +365,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     load(q + ahead - 1);
 #pragma unroll
     for (int j = 0; j < Run; ++j) windows[0][2 * Radius][j] = ring(0, q - 1)[(y_first + j) * X + x];
-#pragma unroll
-    for (int k = 1; k <= D; ++k) {
-      if (k > steps) break;
-      const int p = q - 1 - k * Radius;
-      if (!needed(k, p)) continue;
-      T values[Run];
-      sweep_register_plane<Radius, Shape, T, X, Run, periodic>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
-                                                               op, boundary, values);
-      if constexpr (!Boundary::maps_index) {
-        if (outside != 0u)
-#pragma unroll
-          for (int j = 0; j < Run; ++j)
-            if (outside >> j & 1u) values[j] = boundary.template value<T>();
-      }
-      if (k == steps) {
-        stores.store(values, p);
-      } else {
-        T* const to = ring(k, p) + y_first * X + x;
-#pragma unroll
-        for (int j = 0; j < Run; ++j) {
-          to[j * X] = values[j];
-          windows[k < D ? k : D - 1][2 * Radius][j] = values[j];
-        }
-      }
-    }
+    sweep_register_steps<Policy, Radius, Shape, periodic>(windows, ring, q, steps, needed, y_first, x, nz, outside, stores,
+                                                         op, boundary);
     advance_sweep_windows<D, Radius, T, Run>(windows);
     async_copy_wait<ahead - 1>();  // plane q has landed
     __syncthreads();
