@@ -146,8 +146,7 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
                                       x.stride(0) * bytes, x.stride(1) * bytes);
     };
     const bool aligned = tma_aligned(a) && tma_aligned(b);
-    // Clamp and reflect rewrite the points outside the array after each sweep step.
-    constexpr bool rewrites = Boundary::maps_index && !std::is_same<Boundary, boundary::Periodic>::value;
+    constexpr bool rewrites = steps_rewrite_outside<Boundary>;
     const double gain =
         aligned ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
                                      Default::reference_bandwidth, device.memory_bandwidth)

@@ -18,6 +18,11 @@ namespace detail {
 template <class Boundary>
 inline constexpr bool steps_compute_outside = std::is_same<Boundary, boundary::Periodic>::value;
 
+// Whether a policy's points outside the array copy the points they map to (clamp, reflect): a
+// register sweep rewrites them after a second barrier.
+template <class Boundary>
+inline constexpr bool steps_rewrite_outside = Boundary::maps_index && !steps_compute_outside<Boundary>;
+
 // This block's tile (blockIdx: x tiles, then slowest-axis tiles, then 3D row tiles).
 template <class Policy, int Radius, class T, std::size_t Rank>
 SMEMTILE_DEVICE StepsTile steps_tile(const GlobalArray<const T, Rank>& in) {

@@ -337,7 +337,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
   // Index policies rewrite the points outside the array after each sweep step (they copy other
   // threads' points); fills give this thread's points there the fill as they are computed.
-  const bool band = Boundary::maps_index && !periodic && steps_region_reaches_outside<Plane>(plane_tile);
+  const bool band = steps_rewrite_outside<Boundary> && steps_region_reaches_outside<Plane>(plane_tile);
   // (Index policies: only points within the depth's reach of the array, the only ones a kept point
   // reads; farther ones may map outside the region.)
   const unsigned outside =
