@@ -70,3 +70,29 @@ using Steps2D = DefaultStencilStepsPolicy<2, 4, 1, StencilShape::star>::type;
 template __global__ void stencil_steps_kernel<Steps2D, 1, StencilShape::star, float, 2, boundary::Zero, StepsLaplace5>(
     GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Zero, StepsLaplace5, int);
 }  // namespace smemtile::detail
+
+// device_stencil_steps's 3D register sweeps, the selector's policies (floats under zero, doubles
+// under clamp): planes by 16-byte cp.async, x and y neighbours from shared memory, the last step's
+// runs by global stores.
+struct SweepHeat7F {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    return n(0, 0, 0) + 0.1f * (n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) -
+                                6.0f * n(0, 0, 0));
+  }
+};
+struct SweepHeat7D {
+  template <class N>
+  __device__ double operator()(const N& n) const {
+    return n(0, 0, 0) + 0.1 * (n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) -
+                               6.0 * n(0, 0, 0));
+  }
+};
+namespace smemtile::detail {
+using SweepF = DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;
+using SweepD = DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;
+template __global__ void stencil_sweep_registers_kernel<SweepF, 1, StencilShape::star, float, boundary::Zero, SweepHeat7F>(
+    GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, SweepHeat7F, int);
+template __global__ void stencil_sweep_registers_kernel<SweepD, 1, StencilShape::star, double, boundary::Clamp, SweepHeat7D>(
+    GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int);
+}  // namespace smemtile::detail

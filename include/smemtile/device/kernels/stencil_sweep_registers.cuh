@@ -97,6 +97,7 @@ struct SweepRunStores {
   template <int Run>
   SMEMTILE_DEVICE void store(const T (&values)[Run], int p) const {
     const long long at = first + static_cast<long long>(p) * plane_pitch;
+    __builtin_assume(__isGlobal(data));  // (else, through this struct, nvcc stores by generic ST)
 #pragma unroll
     for (int j = 0; j < Run; ++j)
       if (rows >> j & 1u) data[at + j * row_pitch] = values[j];
