@@ -102,7 +102,7 @@ TEST_CASE("device_stencil_steps 3D sweeps along z (StencilSweepPolicy)") {
 }
 
 TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registers)") {
-  // Every policy kind (fills, index policies, periodic), radii 1-3, runs of 3 and 4 rows, floats,
+  // Every policy kind (fills, index policies, periodic), radii 1-3, runs of 3 to 8 rows, floats,
   // doubles, integers; tile sizes from each policy's geometry (random_geometry sizes around them).
   check_random_steps<3, 1, star, kZero, float, RegisterSweep<3, 32, 64, 8, 256>>(10, 3, 26, 56, 101);
   check_random_steps<3, 1, star, kConstant, float, RegisterSweep<4, 32, 32, 6, 256>>(8, 4, 24, 24, 102);
