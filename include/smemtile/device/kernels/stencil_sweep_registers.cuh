@@ -96,11 +96,11 @@ struct SweepRunStores {
   unsigned rows;
   template <int Run>
   SMEMTILE_DEVICE void store(const T (&values)[Run], int p) const {
-    const long long at = first + static_cast<long long>(p) * plane_pitch;
-    __builtin_assume(__isGlobal(data));  // (else, through this struct, nvcc stores by generic ST)
+    T* to = data + (first + static_cast<long long>(p) * plane_pitch);
+    __builtin_assume(__isGlobal(to));  // (else, through this struct, nvcc stores by generic ST)
 #pragma unroll
-    for (int j = 0; j < Run; ++j)
-      if (rows >> j & 1u) data[at + j * row_pitch] = values[j];
+    for (int j = 0; j < Run; ++j, to += row_pitch)
+      if (rows >> j & 1u) *to = values[j];
   }
 };
 
@@ -183,33 +183,49 @@ SMEMTILE_DEVICE void rewrite_sweep_outside(T (&windows)[Depth][2 * Radius + 1][R
   }
 }
 
+// How a block copies a plane's region by cp.async units of Unit elements, Threads at a time: thread t
+// copies the units t, t + Threads, ..., so its units lie at fixed offsets from its first (t Unit
+// elements into the region) and one pass of the block covers RowsPerPass rows.
+template <class Policy, int Unit>
+struct SweepUnits {
+  static constexpr int per_row = Policy::region_x / Unit, rows_per_pass = Policy::threads / per_row;
+  static constexpr int passes = (Policy::region_y + rows_per_pass - 1) / rows_per_pass;
+  static constexpr bool whole = Policy::region_y % rows_per_pass == 0;  // every thread copies `passes` units
+  static_assert(Policy::region_x % Unit == 0 && Policy::threads % per_row == 0,
+                "SweepUnits: a region row is whole units and a block copies whole rows at a time");
+};
+
 // A plane's region that lies inside the array in x and y, by cp.async units of Unit elements (16
 // bytes where rows and the region's start are 16-byte aligned, else one element): no boundary to
-// apply, so each unit's offsets are fixed for the whole sweep (the generic tile copy recomputes
-// them every plane).
+// apply, so this thread's units lie at fixed offsets from `from` and `to`, its first unit in the
+// array's plane and in shared memory (the generic tile copy recomputes them every plane).
 template <class Policy, class T, int Unit>
 SMEMTILE_DEVICE void load_sweep_plane_inside(const T* from, long long row_pitch, T* to) {
-  constexpr int X = Policy::region_x, per_row = X / Unit, units = Policy::region_y * per_row;
-  static_assert(X % Unit == 0, "load_sweep_plane_inside: a region row is whole units");
+  using Units = SweepUnits<Policy, Unit>;
+  constexpr int X = Policy::region_x;
+  const long long pass_pitch = Units::rows_per_pass * row_pitch;
 #pragma unroll
-  for (int i = static_cast<int>(threadIdx.x); i < units; i += Policy::threads) {
-    const int row = i / per_row, column = i % per_row * Unit;
-    arch::cp_async<Unit * static_cast<int>(sizeof(T))>(to + row * X + column, from + row * row_pitch + column);
-  }
+  for (int u = 0; u < Units::passes; ++u)
+    if (Units::whole || static_cast<int>(threadIdx.x) / Units::per_row + u * Units::rows_per_pass < Policy::region_y)
+      arch::cp_async<Unit * static_cast<int>(sizeof(T))>(to + u * Units::rows_per_pass * X, from + u * pass_pitch);
 }
 
-// A plane's region reaching outside the array in x or y, element by element through the block's
-// tables of source rows and columns (the policy's mapping; -1 where boundary::zero fills, which a
-// cp.async reading no bytes does).
+// A plane's region reaching outside the array in x or y, element by element: this thread's
+// elements (first at `to`) lie in one column, `column` of the array (the policy's mapping; -1 where
+// boundary::zero fills, which a cp.async reading no bytes does), and rows[0], rows[RowsPerPass], ...
+// (the block's table of source rows from this thread's first).
 template <class Policy, class T>
-SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, long long row_pitch, const int* rows, const int* columns,
-                                             T* to) {
-  constexpr int X = Policy::region_x, units = Policy::region_y * X;
+SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, int row_pitch, const int* rows, int column, T* to) {
+  using Units = SweepUnits<Policy, 1>;
+  static_assert(Units::whole, "load_sweep_plane_mapped: RegionY is a multiple of Threads / RegionX");
+  const T* const first = plane + (column < 0 ? 0 : column);
 #pragma unroll
-  for (int i = static_cast<int>(threadIdx.x); i < units; i += Policy::threads) {
-    const int row = rows[i / X], column = columns[i % X];
+  for (int u = 0; u < Units::passes; ++u) {
+    const int row = rows[u * Units::rows_per_pass];
     const bool fill = (row | column) < 0;
-    arch::cp_async<static_cast<int>(sizeof(T))>(to + i, plane + (fill ? 0 : row * row_pitch + column),
+    arch::cp_async<static_cast<int>(sizeof(T))>(to + u * Units::rows_per_pass * Policy::region_x,
+                                                first + static_cast<unsigned long long>(fill ? 0u : static_cast<unsigned>(row)) *
+                                                            static_cast<unsigned>(row_pitch),
                                                 fill ? 0u : static_cast<unsigned>(sizeof(T)));
   }
 }
@@ -219,18 +235,22 @@ SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, long long row_pitch
 template <class T, class Boundary>
 inline constexpr bool sweep_tables_load = sizeof(T) >= 4 && (Boundary::maps_index || std::is_same<Boundary, boundary::Zero>::value);
 
+// The array index a region index i of an axis of n holds under Boundary: i inside, else the
+// policy's mapping (-1: a fill).
+template <class Boundary>
+SMEMTILE_DEVICE int sweep_table_source(int i, int n) {
+  if (i >= 0 && i < n) return i;
+  if constexpr (Boundary::maps_index) return boundary_source_index<Boundary>(i, n);
+  return -1;
+}
+
 // The tables of a block reaching outside the array: for each region row and column, the array row
-// and column it holds (through the policy; -1: zero's fill). Followed by a barrier before use.
+// and column it holds. Followed by a barrier before use.
 template <class Policy, class Boundary>
 SMEMTILE_DEVICE void build_sweep_tables(int* rows, int* columns, int y0, int x0, int ny, int nx) {
-  const auto source = [](int i, int n) {
-    if (i >= 0 && i < n) return i;
-    if constexpr (Boundary::maps_index) return boundary_source_index<Boundary>(i, n);
-    return -1;
-  };
   for (int i = static_cast<int>(threadIdx.x); i < Policy::region_y + Policy::region_x; i += Policy::threads) {
-    if (i < Policy::region_y) rows[i] = source(y0 + i, ny);
-    else columns[i - Policy::region_y] = source(x0 + i - Policy::region_y, nx);
+    if (i < Policy::region_y) rows[i] = sweep_table_source<Boundary>(y0 + i, ny);
+    else columns[i - Policy::region_y] = sweep_table_source<Boundary>(x0 + i - Policy::region_y, nx);
   }
 }
 
@@ -239,47 +259,63 @@ SMEMTILE_DEVICE void build_sweep_tables(int* rows, int* columns, int y0, int x0,
 template <class Policy, int Radius, class T, class Boundary>
 struct SweepPlaneLoader {
   const GlobalArray<const T, 3>* in;
-  const T* corner;       // the region's first element in plane 0 (inside: its own; else the plane's)
+  const T* corner;       // units: this thread's first in plane 0; tables: plane 0's first element
   const int* rows;       // the tables (edges)
   const int* columns;
   int y0, x0;            // the region's first element in a plane
+  int to;                // this thread's first unit or element in a plane's region
+  int column;            // tables: the array column of this thread's elements
   int how;               // 0: generic, 1: 16-byte units, 2: element units, 3: tables
-  SMEMTILE_DEVICE void load(int z, T* to, const Boundary& boundary) const {
+  SMEMTILE_DEVICE void load(int z, T* plane_to, const Boundary& boundary) const {
     const T* const plane = corner + static_cast<long long>(z) * in->stride(0);
-    if (how == 1) load_sweep_plane_inside<Policy, T, 16 / sizeof(T)>(plane, in->stride(1), to);
+    if (how == 1) load_sweep_plane_inside<Policy, T, 16 / sizeof(T)>(plane, in->stride(1), plane_to + to);
     if constexpr (sizeof(T) >= 4) {
-      if (how == 2) load_sweep_plane_inside<Policy, T, 1>(plane, in->stride(1), to);
+      if (how == 2) load_sweep_plane_inside<Policy, T, 1>(plane, in->stride(1), plane_to + to);
     }
     if constexpr (sweep_tables_load<T, Boundary>) {
-      if (how == 3) load_sweep_plane_mapped<Policy, T>(plane, in->stride(1), rows, columns, to);
+      if (how == 3)
+        load_sweep_plane_mapped<Policy, T>(plane, in->stride(1), rows + to / Policy::region_x, column, plane_to + to);
     }
     if (how == 0) {
       constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
       using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
-      copy_global_to_tile_async(smemtile::plane(*in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{to, Layout{}},
+      copy_global_to_tile_async(smemtile::plane(*in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{plane_to, Layout{}},
                                 boundary, FixedThreadBlock<Policy::threads>{});
     }
   }
 };
 
-// The loader of a block whose region starts at (y0, x0); `tables` has room for RegionY + RegionX
-// ints, built here where the region reaches outside the array (the caller's first barrier orders
-// them before the first load; the band rewrite of index policies reads them too).
+// The loader of a block whose plane region is `tile` (StepsTile{y0, 0, x0, ny, 1, nx}); `tables` has
+// room for RegionY + RegionX ints, built here where the region reaches outside the array (the
+// caller's first barrier orders them before the first load; the band rewrite of index policies
+// reads them too).
 template <class Policy, int Radius, class T, class Boundary>
 SMEMTILE_DEVICE SweepPlaneLoader<Policy, Radius, T, Boundary> sweep_plane_loader(const GlobalArray<const T, 3>& in,
-                                                                                 int y0, int x0, int* tables) {
-  const int ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
-  SweepPlaneLoader<Policy, Radius, T, Boundary> l{&in, in.data_handle(), tables, tables + Policy::region_y, y0, x0, 0};
-  if (y0 >= 0 && x0 >= 0 && y0 + Policy::region_y <= ny && x0 + Policy::region_x <= nx) {
-    l.corner = in.data_handle() + static_cast<long long>(y0) * in.stride(1) + x0;
-    const bool vectors = reinterpret_cast<unsigned long long>(l.corner) % 16 == 0 &&
+                                                                                 const StepsTile& tile, int* tables) {
+  const int y0 = tile.a, x0 = tile.x, ny = tile.na, nx = tile.nx, t = static_cast<int>(threadIdx.x);
+  SweepPlaneLoader<Policy, Radius, T, Boundary> l{&in, in.data_handle(), tables, tables + Policy::region_y, y0, x0, t, 0, 0};
+  if (!steps_region_reaches_outside<SweepPlanePolicy<Policy>>(tile)) {
+    const T* const corner = in.data_handle() + static_cast<long long>(y0) * in.stride(1) + x0;
+    const bool vectors = reinterpret_cast<unsigned long long>(corner) % 16 == 0 &&
                          (in.stride(1) * sizeof(T)) % 16 == 0 && (in.stride(0) * sizeof(T)) % 16 == 0;
     l.how = vectors ? 1 : sizeof(T) >= 4 ? 2 : 0;
+    const int unit = l.how == 1 ? static_cast<int>(16 / sizeof(T)) : 1;
+    l.to = t * unit;  // row t Unit / X, column t Unit % X
+    l.corner = corner + static_cast<long long>(l.to / Policy::region_x) * in.stride(1) + l.to % Policy::region_x;
   } else {
     build_sweep_tables<Policy, Boundary>(tables, tables + Policy::region_y, y0, x0, ny, nx);
     l.how = sweep_tables_load<T, Boundary> ? 3 : 0;
+    l.column = sweep_table_source<Boundary>(x0 + t % Policy::region_x, nx);
   }
   return l;
+}
+
+// The input plane that plane q of a sweep reads: q, or (periodic, which computes the planes outside
+// the volume) the plane it wraps to.
+template <class Boundary>
+SMEMTILE_DEVICE int sweep_input_plane(int q, int nz) {
+  if constexpr (steps_compute_outside<Boundary>) return boundary_source_index<Boundary>(q, nz);
+  return q;
 }
 
 // Sweep step q's fused steps 1 ... `steps`, each on its plane q - 1 - k R where `needed`: from the
@@ -351,11 +387,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   };
   int* const tables = reinterpret_cast<int*>(ring.base - Radius * X + SweepRegisterRings<Policy, Radius, T>::planes *
                                                                           SweepRegisterRings<Policy, Radius, T>::stride);
-  const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, y0, x0, tables);
+  const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, plane_tile, tables);
   __syncthreads();  // the tables
   // Input plane q as one cp.async group (empty where not needed, so that groups count planes).
   const auto load = [&](int q) {
-    if (needed(0, q)) loader.load(periodic ? (q % nz + nz) % nz : q, ring(0, q), boundary);
+    if (needed(0, q)) loader.load(sweep_input_plane<Boundary>(q, nz), ring(0, q), boundary);
     async_copy_commit();
   };
   constexpr int ahead = stencil_sweep_prefetch;
