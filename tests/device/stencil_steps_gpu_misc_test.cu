@@ -115,6 +115,11 @@ TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registe
   STATIC_REQUIRE(FloatSweep::compute == smemtile::StencilSweepCompute::registers);
   check_random_steps<3, 1, star, kReflect, float, FloatSweep>(6, 3, 58, 24, 106);
   check_random_steps<3, 1, star, kClamp, double, DoubleSweep>(6, 2, 28, 28, 107);
+  // Its policy for rows off 16 bytes: one block of 512 threads on 64 x 64 planes.
+  using FloatUnaligned = typename smemtile::DefaultStencilSweepPolicy<4, 1, star>::unaligned_type;
+  STATIC_REQUIRE(!std::is_same<FloatUnaligned, FloatSweep>::value);
+  check_random_steps<3, 1, star, kClamp, float, FloatUnaligned>(5, 3, 58, 56, 109);
+  check_random_steps<3, 1, star, kPeriodic, float, FloatUnaligned>(4, 3, 58, 56, 110);
   // Halves: the generic tile copy at the array's edges and for rows off 16 bytes.
   std::mt19937 rng(108);
   for (int i = 0; i < 6; ++i) {
@@ -122,6 +127,17 @@ TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registe
     check_steps_with<3, 1, star, kClamp, __half, RegisterSweep<2, 16, 64, 8, 256>>(g, random_steps(rng, i, 2),
                                                                                  HalfHeat3{}, rng);
   }
+}
+
+TEST_CASE("device_stencil_steps 3D through the selector on volumes that fill the GPU") {
+  // Full waves on 132 multiprocessors, where the selector sweeps on an H100 and an H200: 127 x 345 x
+  // 611 floats with rows off 16 bytes (its unaligned policy, 132 blocks of 512 threads; clamp), then
+  // 250 x 340 x 260 with 16-byte rows (its aligned policy, 264 blocks of 256; zero).
+  std::mt19937 rng(111);
+  Geometry g{3, 127, 345, 611, 611, 611LL * 345, 613, 613LL * 346, 1, 3, 64};
+  check_steps<3, 1, star, kClamp, float>(g, 4, rng);
+  g = Geometry{3, 250, 340, 260, 264, 264LL * 340, 264, 264LL * 341, 0, 8, 64};
+  check_steps<3, 1, star, kZero, float>(g, 5, rng);
 }
 
 TEST_CASE("device_stencil_steps 2D caller's policies: points, single-point windows") {

@@ -125,6 +125,46 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
   return LaunchStatus{};
 }
 
+// The default 3D sweep where the selector chooses one and it is expected to beat single steps
+// (stencil_sweep_fills): DefaultStencilSweepPolicy's type where both arrays' rows are 16-byte
+// aligned, else its unaligned_type where it fits; the gain over single steps scaled by the
+// bandwidth where single steps load by TMA, as measured where they cannot. `launched` tells
+// whether it ran.
+template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>& buffers, int steps, Boundary boundary,
+                               Op op, cudaStream_t stream, bool* launched) {
+  constexpr int bytes = static_cast<int>(sizeof(T));
+  using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
+  using Sweep = typename Default::type;
+  using Unaligned = typename Default::unaligned_type;
+  const auto a = buffers.current(), b = buffers.alternate();  // single steps read both in turn
+  const auto rows_16 = [&](const GlobalArray<T, 3>& x) {
+    return stencil_rows_16_aligned(reinterpret_cast<unsigned long long>(x.data_handle()),
+                                   static_cast<long long>(x.stride(0)) * bytes, static_cast<long long>(x.stride(1)) * bytes);
+  };
+  const bool aligned = rows_16(a) && rows_16(b), tma = aligned && stencil_gpu_has_tma(device.cc_major);
+  constexpr bool rewrites = steps_rewrite_outside<Boundary>;
+  const double gain =
+      tma ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
+                               Default::reference_bandwidth, device.memory_bandwidth)
+          : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
+  const auto fills = [&](auto policy) {
+    return stencil_sweep_fills<decltype(policy)>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
+                                                 device.multiprocessors, gain);
+  };
+  *launched = false;
+  if constexpr (!std::is_same<Unaligned, Sweep>::value) {
+    if (!aligned && device.shared_per_block_optin >= stencil_sweep_shared_bytes<Unaligned>(bytes, Radius)) {
+      if (!fills(Unaligned{})) return LaunchStatus{};
+      *launched = true;
+      return run_stencil_passes<Unaligned, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+    }
+  }
+  if (!fills(Sweep{})) return LaunchStatus{};
+  *launched = true;
+  return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+}
+
 // The default: the selector's policy for this GPU, or single steps where fusing gains nothing.
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
@@ -138,22 +178,11 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)
-    using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
-    using Sweep = typename Default::type;
-    const auto a = buffers.current(), b = buffers.alternate();  // single steps read both in turn
-    const auto tma_aligned = [&](const GlobalArray<T, Rank>& x) {
-      return stencil_rows_tma_aligned(device.cc_major, reinterpret_cast<unsigned long long>(x.data_handle()),
-                                      x.stride(0) * bytes, x.stride(1) * bytes);
-    };
-    const bool aligned = tma_aligned(a) && tma_aligned(b);
-    constexpr bool rewrites = steps_rewrite_outside<Boundary>;
-    const double gain =
-        aligned ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
-                                     Default::reference_bandwidth, device.memory_bandwidth)
-                : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
-    if (choice.fused &&
-        stencil_sweep_fills<Sweep>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors, gain))
-      return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+    if (choice.fused) {
+      bool launched = false;
+      const LaunchStatus s = run_default_sweep<Radius, Shape>(device, buffers, steps, boundary, op, stream, &launched);
+      if (launched) return s;
+    }
   }
   return run_stencil_passes<void, Radius, Shape>(device, buffers, steps, boundary, op, stream);
 }

@@ -289,22 +289,27 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// The default 3D sweep: star stencils keep their z neighbours in registers
 /// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats at depth 3 on
 /// 64 x 32 planes, doubles at depth 2 on 32 x 32, two blocks of 256 threads (runs of 8 and 4 rows).
-/// Measured at 512^3, x the copy per step, H100 (zero / periodic / clamp / reflect): floats 1.18 /
-/// 1.24 / 1.00 / 1.02 against single steps' 0.89 / 0.93 / 0.91 / 0.91 (64 x 64 planes, one block of
-/// 512: 1.14 / 1.19 / 0.88 / 0.98; depth 4: 1.24 / 1.28 / 0.68 / 0.71, spilling under clamp);
-/// doubles 1.57 / - / 1.49 / - against 0.93; the planes scheme's former defaults 0.93 / 1.01 / 0.85
-/// / 0.70 (floats) and 1.22 / - / 1.20 / - (doubles).
+/// Measured at 512^3, 16 steps, x the copy per step, H100 (zero / periodic / clamp / reflect):
+/// floats 1.53 / 1.64 / 1.29 / 1.36 against single steps' 0.88 / 0.92 / 0.89 / 0.89 (64 x 64 planes,
+/// one block of 512: 1.45 / 1.57 / 1.10 / 1.27); doubles 1.55 / 1.51 / 1.51 / 1.53 against 0.93 /
+/// 0.91 / 0.94 / 0.94 (depth 3: 1.76 / 1.87 / 1.59 / 1.61 on the H100, but 1.24 / 1.30 / 1.11 / 1.13
+/// against depth 2's 1.44 / 1.43 / 1.27 / 1.33 on the H200).
 /// gain_over_single: the sweep over single steps with every wave full, H100, 512^3: the lower of
 /// zero's and periodic's (fill policies and periodic write no band), divided by the wave share there
 /// (floats 1584 blocks on 264 slots, 1.0; doubles 2888 on 264, 0.994); gain_over_single_rewrites
 /// the same for clamp and reflect (each sweep step rewrites the points outside the array after a
 /// second barrier). `reference_bandwidth`: the H100's peak DRAM bandwidth at that measurement (HBM3:
 /// 2619 MHz, 5120 bits), which stencil_sweep_gain scales the gains by.
-/// gain_over_unaligned_single(_rewrites): the same where rows are not 16-byte aligned (single steps
-/// cannot load by TMA): floats at 503 x 517 x 499, the lower of the H100's and the H200's (zero 1.10
-/// against 0.56, 0.85 against 0.55; clamp 0.96 against 0.73, 0.74 against 0.65), over the wave share
-/// there (1512 blocks, 0.955); not scaled by the bandwidth, as single steps there are not
-/// memory-bound. Doubles take the floats' figures (not measured).
+/// unaligned_type: the sweep where rows are not 16-byte aligned (its planes load by 4-byte units):
+/// floats on 64 x 64 planes, one block of 512 threads. Floats at 503 x 517 x 499, 64 steps (zero /
+/// clamp): H100 1.67 / 1.40 against the aligned policy's 1.30 / 1.19, H200 1.20 / 1.00 against 1.15
+/// / 0.99; doubles keep `type` (not measured).
+/// gain_over_unaligned_single(_rewrites): unaligned_type over single steps there (which cannot load
+/// by TMA): floats at 503 x 517 x 499, the lower of the H100's and the H200's (zero 1.67 against
+/// 0.57, 1.20 against 0.52; clamp 1.40 against 0.73, 1.00 against 0.61), over the wave share there
+/// (648 blocks on 132 slots, 0.982); not scaled by the bandwidth, as single steps there are not
+/// memory-bound. Doubles: the figures the floats' `type` measured there (zero 1.10 against 0.56 and
+/// 0.85 against 0.55; clamp 0.96 against 0.73 and 0.74 against 0.65; wave share 0.955).
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
   /// the policy (boxes, which only a caller sweeps: the planes scheme's, floats depth 3 on 32 x 64
@@ -313,19 +318,29 @@ struct DefaultStencilSweepPolicy {
       Shape == StencilShape::star,
       StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 32 : 64, 32, 64, 256, 2, StencilSweepCompute::registers>,
       StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>>;
-  static constexpr double gain_over_single = ElemBytes == 8 ? 1.70 : 1.33;                  ///< measured, above
-  static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 1.61 : 1.10;         ///< measured, above
+  /// the policy where rows are not 16-byte aligned (above)
+  using unaligned_type =
+      std::conditional_t<Shape == StencilShape::star && ElemBytes == 4,
+                         StencilSweepPolicy<3, 64, 64, 64, 512, 1, StencilSweepCompute::registers>, type>;
+  static constexpr double gain_over_single = ElemBytes == 8 ? 1.67 : 1.74;                  ///< measured, above
+  static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 1.62 : 1.45;         ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
-  static constexpr double gain_over_unaligned_single = 1.62;                                ///< measured, above
-  static constexpr double gain_over_unaligned_single_rewrites = 1.19;                       ///< measured, above
+  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.62 : 2.36;        ///< measured, above
+  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.19 : 1.68;  ///< measured, above
 };
 
-/// Whether single steps of a 3D array can load by TMA: a GPU with it, and the array's address and
-/// its plane and row pitches (`pitch_bytes`) multiples of 16 bytes (the tensor map's rules).
+/// Whether a 3D array's address and its plane and row pitches (`pitch_bytes`) are multiples of 16
+/// bytes: the rule of TMA's tensor maps, and where a sweep loads its planes by 16-byte units.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_rows_16_aligned(unsigned long long address, long long plane_pitch_bytes,
+                                                            long long row_pitch_bytes) {
+  return address % 16 == 0 && plane_pitch_bytes % 16 == 0 && row_pitch_bytes % 16 == 0;
+}
+
+/// Whether single steps of a 3D array can load by TMA: a GPU with it, and the array's rows 16-byte
+/// aligned (stencil_rows_16_aligned).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_rows_tma_aligned(int cc_major, unsigned long long address,
                                                              long long plane_pitch_bytes, long long row_pitch_bytes) {
-  return stencil_gpu_has_tma(cc_major) && address % 16 == 0 && plane_pitch_bytes % 16 == 0 &&
-         row_pitch_bytes % 16 == 0;
+  return stencil_gpu_has_tma(cc_major) && stencil_rows_16_aligned(address, plane_pitch_bytes, row_pitch_bytes);
 }
 
 /// The sweep's gain over single steps on a GPU of peak DRAM bandwidth `bandwidth` (bytes/s; 0: not
