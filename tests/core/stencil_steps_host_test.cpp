@@ -106,7 +106,7 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
   using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
   constexpr double h100 = DF::reference_bandwidth;                // HBM3, 2619 MHz, 5120 bits
-  constexpr double h200 = 2.0 * 3201e6 * 6144.0 / 8.0;            // HBM3e, 3201 MHz, 6144 bits
+  constexpr double h200 = 2.0 * 3201e6 * 6016.0 / 8.0;  // as an H200 reports it: 3201 MHz, 6016 bits
   CHECK(h100 == Approx(3.352e12).epsilon(1e-3));
   CHECK(smemtile::stencil_sweep_gain(1.19, h100, 0.0) == 1.19);  // bandwidth not reported: as measured
   CHECK(smemtile::stencil_sweep_gain(1.19, h100, h100) == Approx(1.19));
@@ -165,7 +165,7 @@ TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps can
   CHECK_FALSE(smemtile::stencil_rows_16_aligned(0x10000, 512LL * 513 * 4, 513LL * 4));
   // The volumes "device_stencil_steps 3D through the selector on volumes that fill the GPU" sweeps
   // (tests/device/stencil_steps_gpu_misc_test.cu): full waves on 132 multiprocessors.
-  constexpr double h200 = 2.0 * 3201e6 * 6144.0 / 8.0;
+  constexpr double h200 = 2.0 * 3201e6 * 6016.0 / 8.0;  // (as an H200 reports it)
   CHECK(smemtile::stencil_sweep_blocks<FloatUnaligned>(4, 1, 127, 345, 611) == 132);
   CHECK(smemtile::stencil_sweep_fills<FloatUnaligned>(4, 1, 127, 345, 611, 132, DF::gain_over_unaligned_single_rewrites));
   CHECK(smemtile::stencil_sweep_blocks<DF::type>(4, 1, 250, 340, 260) == 264);
