@@ -94,12 +94,22 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
   // 256^3 doubles: 400 blocks on 264 slots, 76% busy; a gain of 1.3 with full waves would lose.
   CHECK(smemtile::stencil_sweep_blocks<Double>(8, 1, 256, 256, 256) == 400);
   CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.3));
-  // Too few blocks for one wave never sweeps, whatever the gain; a full last wave needs gain >= 1.
+  // Fill policies and periodic may sweep on less than a wave (whole_wave false): 256^3 floats, 220
+  // blocks on 264 slots, sweep on an H100 (probe, zero: 0.98 against single steps' 0.82), clamp and
+  // reflect not (0.63 against 0.82); 128^3 (36 blocks) never.
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  CHECK(smemtile::stencil_sweep_blocks<Float>(4, 1, 256, 256, 256) == 220);
+  CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, 132, DF::gain_over_single, false));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, 132, DF::gain_over_single_rewrites, true));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 128, 128, 128, 132, DF::gain_over_single, false));
+  // Too few blocks for one wave never sweeps with whole_wave, whatever the gain; a full last wave
+  // needs gain >= 1.
   const long long blocks = smemtile::stencil_sweep_blocks<Float>(4, 1, 256, 256, 256);
   const int exact = static_cast<int>(blocks / Float::min_blocks);
   CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact, 1.0));
   CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact, 0.99));
   CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0));
+  CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0, false));
 }
 
 TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with the memory's bandwidth") {

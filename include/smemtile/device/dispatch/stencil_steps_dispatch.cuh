@@ -126,10 +126,10 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 }
 
 // The default 3D sweep where the selector chooses one and it is expected to beat single steps
-// (stencil_sweep_fills): DefaultStencilSweepPolicy's type where both arrays' rows are 16-byte
-// aligned, else its unaligned_type where it fits; the gain over single steps scaled by the
-// bandwidth where single steps load by TMA, as measured where they cannot. `launched` tells
-// whether it ran.
+// (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
+// type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits; the gain
+// over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
+// cannot. `launched` tells whether it ran.
 template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>& buffers, int steps, Boundary boundary,
                                Op op, cudaStream_t stream, bool* launched) {
@@ -150,7 +150,7 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
           : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
   const auto fills = [&](auto policy) {
     return stencil_sweep_fills<decltype(policy)>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
-                                                 device.multiprocessors, gain);
+                                                 device.multiprocessors, gain, rewrites);
   };
   *launched = false;
   if constexpr (!std::is_same<Unaligned, Sweep>::value) {

@@ -274,16 +274,21 @@ SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_wave_share(long long blocks,
 }
 
 /// Whether a sweep with Policy over the volume is expected to beat single steps on
-/// `multiprocessors`: its blocks fill every multiprocessor's Policy::min_blocks slots, and the gain
-/// over single steps with every wave full (`gain_over_single`), discounted by the share of the GPU
-/// its waves keep busy, is at least 1. (A 256^3 double sweep: 320 blocks on 264 slots, 61% busy,
-/// measured 0.76x the copy per step against single steps' 0.88x.)
+/// `multiprocessors`: the gain over single steps with every wave full (`gain_over_single`),
+/// discounted by the share of the GPU its waves keep busy, is at least 1; with `whole_wave`, its
+/// blocks must also fill every multiprocessor's Policy::min_blocks slots. (A 256^3 double sweep:
+/// 320 blocks on 264 slots, 61% busy, measured 0.76x the copy per step against single steps' 0.88x.)
+/// The dispatch asks clamp and reflect for a whole wave: on volumes smaller than that most blocks
+/// reach outside the array and rewrite a band after a second barrier, which the gain, measured at
+/// 512^3, does not hold (256^3 floats, H100, probe: clamp 0.63 swept against 0.82 as single steps,
+/// where zero sweeps at 0.98 against 0.82).
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radius, long long depth, long long rows,
-                                                        long long cols, int multiprocessors, double gain_over_single) {
+                                                        long long cols, int multiprocessors, double gain_over_single,
+                                                        bool whole_wave = true) {
   const long long blocks = stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols);
   const long long slots = static_cast<long long>(multiprocessors) * Policy::min_blocks;
-  return blocks >= slots && stencil_sweep_wave_share(blocks, slots) * gain_over_single >= 1.0;
+  return (blocks >= slots || !whole_wave) && stencil_sweep_wave_share(blocks, slots) * gain_over_single >= 1.0;
 }
 
 /// The default 3D sweep: star stencils keep their z neighbours in registers
