@@ -176,13 +176,43 @@ TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps can
   // The volumes "device_stencil_steps 3D through the selector on volumes that fill the GPU" sweeps
   // (tests/device/stencil_steps_gpu_misc_test.cu): full waves on 132 multiprocessors.
   constexpr double h200 = 2.0 * 3201e6 * 6016.0 / 8.0;  // (as an H200 reports it)
+  // (4 steps under clamp, 5 under zero)
   CHECK(smemtile::stencil_sweep_blocks<FloatUnaligned>(4, 1, 127, 345, 611) == 132);
-  CHECK(smemtile::stencil_sweep_fills<FloatUnaligned>(4, 1, 127, 345, 611, 132, DF::gain_over_unaligned_single_rewrites));
+  CHECK(smemtile::stencil_sweep_fills<FloatUnaligned>(
+      4, 1, 127, 345, 611, 132, DF::gain_over_unaligned_single_rewrites * smemtile::stencil_sweep_passes_share(4, 3)));
   CHECK(smemtile::stencil_sweep_blocks<DF::type>(4, 1, 250, 340, 260) == 264);
   CHECK(smemtile::stencil_sweep_fills<DF::type>(
-      4, 1, 250, 340, 260, 132, smemtile::stencil_sweep_gain(DF::gain_over_single, DF::reference_bandwidth, h200)));
+      4, 1, 250, 340, 260, 132,
+      smemtile::stencil_sweep_gain(DF::gain_over_single, DF::reference_bandwidth, h200) *
+          smemtile::stencil_sweep_passes_share(5, 3)));
   // the blocks must still fill the GPU: 127^3 doubles (125 blocks on 264 slots) stay single steps
   CHECK_FALSE(smemtile::stencil_sweep_fills<DD::type>(8, 1, 127, 127, 127, 132, DD::gain_over_unaligned_single));
+}
+
+TEST_CASE("stencil_sweep_passes_share: short passes keep less of a sweep's gain") {
+  using smemtile::stencil_sweep_passes_share;
+  CHECK(stencil_sweep_passes_share(3, 3) == Approx(1.0));
+  CHECK(stencil_sweep_passes_share(6, 3) == Approx(1.0));
+  CHECK(stencil_sweep_passes_share(2, 3) == Approx(0.875));  // one pass of 2 (measured 0.87-0.88)
+  CHECK(stencil_sweep_passes_share(4, 3) == Approx(0.875));  // passes of 2 and 2
+  CHECK(stencil_sweep_passes_share(8, 3) == Approx(8.0 / 3 * 4.2 / (3 * 1.2 + 8)));  // 3, 3 and 2
+  CHECK(stencil_sweep_passes_share(64, 3) > 0.99);
+  CHECK(stencil_sweep_passes_share(1, 3) < 0.7);
+  CHECK(stencil_sweep_passes_share(0, 3) == 0.0);
+  CHECK(stencil_sweep_passes_share(5, 2) == Approx(5.0 / 2 * 3.2 / (3 * 1.2 + 5)));  // 2, 2 and 1
+  // 512^3 floats under clamp (NVBench, x the copy per step): the H200 (gain 1.01 at full depth) swept
+  // 2 and 4 steps at 0.83 against single steps' 0.91, and 64 at 0.94 against 0.91; the H100 (1.45)
+  // swept 2 steps at 1.18 against 0.93.
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  constexpr double h200 = 2.0 * 3201e6 * 6016.0 / 8.0;  // (as an H200 reports it)
+  const double h200_clamp = smemtile::stencil_sweep_gain(DF::gain_over_single_rewrites, DF::reference_bandwidth, h200);
+  const auto sweeps = [](double gain, int steps) {
+    return smemtile::stencil_sweep_fills<DF::type>(4, 1, 512, 512, 512, 132, gain * stencil_sweep_passes_share(steps, 3));
+  };
+  CHECK_FALSE(sweeps(h200_clamp, 2));
+  CHECK_FALSE(sweeps(h200_clamp, 4));
+  CHECK(sweeps(h200_clamp, 64));
+  CHECK(sweeps(DF::gain_over_single_rewrites, 2));
 }
 
 TEST_CASE("stencil_sweep_planes: the rings of each sweep scheme") {

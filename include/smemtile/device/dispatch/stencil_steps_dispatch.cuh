@@ -129,7 +129,8 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 // (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
 // type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits; the gain
 // over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
-// cannot. `launched` tells whether it ran.
+// cannot, times the share of it that `steps` keep in passes of the policy's depth. `launched` tells
+// whether it ran.
 template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>& buffers, int steps, Boundary boundary,
                                Op op, cudaStream_t stream, bool* launched) {
@@ -148,9 +149,10 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
       tma ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
                                Default::reference_bandwidth, device.memory_bandwidth)
           : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
-  const auto fills = [&](auto policy) {
-    return stencil_sweep_fills<decltype(policy)>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2),
-                                                 device.multiprocessors, gain, rewrites);
+  const auto fills = [&](auto policy) {  // (short passes gain less: stencil_sweep_passes_share)
+    using Policy = decltype(policy);
+    return stencil_sweep_fills<Policy>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors,
+                                       gain * stencil_sweep_passes_share(steps, Policy::depth), rewrites);
   };
   *launched = false;
   if constexpr (!std::is_same<Unaligned, Sweep>::value) {

@@ -428,4 +428,20 @@ SMEMTILE_HOST_DEVICE constexpr StencilStepsPasses stencil_steps_passes(long long
   return p;
 }
 
+/// What a sweep pass pays besides its steps, in steps: its input and output planes, the z halo and
+/// the pipeline's fill. Measured on 512^3 floats at depth 3: a pass of 2 steps ran at 0.87-0.88 of a
+/// full pass's per-step speed on the H100 and the H200 (clamp: 1.18 against 1.35, 0.83 against 0.94),
+/// which is 2 (a + 3) / (3 (a + 2)) for a = 1.2.
+inline constexpr double stencil_sweep_pass_overhead = 1.2;
+
+/// The share of a sweep's gain at full depth (its gain_over_single) that `steps` steps keep when
+/// they run as stencil_steps_passes(steps, depth): (steps / depth)(a + depth) / (passes a + steps).
+/// 1 when every pass is full; 0.875 for 2 or 4 steps at depth 3.
+SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_passes_share(long long steps, int depth) {
+  const StencilStepsPasses p = stencil_steps_passes(steps, depth);
+  if (p.passes < 1) return 0.0;
+  const double a = stencil_sweep_pass_overhead, n = static_cast<double>(steps);
+  return n / depth * (a + depth) / (p.passes * a + n);
+}
+
 }  // namespace smemtile
