@@ -2,6 +2,8 @@
 // stencil SASS test (CMakeLists.txt), which requires the instructions named there.
 #include <smemtile/smemtile.cuh>
 
+#include "stencil_ops.cuh"  // Box27 (bench/: the ops the stencil benchmarks run)
+
 using namespace smemtile;
 
 // A radius-4 star (eighth-order second differences) and a 5- / 7-point Laplacian, floats.
@@ -22,20 +24,6 @@ struct Laplace5 {
   }
 };
 
-// A 27-point mean, floats (3D box of radius 1: box strips).
-struct Box27 {
-  template <class N>
-  __device__ float operator()(const N& n) const {
-    float sum = 0.0f;
-#pragma unroll
-    for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-      for (int dy = -1; dy <= 1; ++dy)
-#pragma unroll
-        for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
-    return sum * (1.0f / 27.0f);
-  }
-};
 
 // Separate names for the same op, so that the test tells the kernels apart by name.
 struct Star4Tma : Star4 {};
