@@ -27,34 +27,42 @@ namespace detail {
 
 #if defined(__CUDACC__)
 
+// A window's plane p + dz (i = Radius + dz, 0 ... 2R) lives in slot (i + Phase) % (2R + 1): a sweep
+// step moves every plane one slot down by advancing the phase, which the unrolled sweep loop knows at
+// compile time, instead of moving the registers.
+template <int Radius, int Phase>
+SMEMTILE_HOST_DEVICE constexpr int sweep_slot(int i) {
+  return (i + Phase) % (2 * Radius + 1);
+}
+
 // Point j of a thread's run at plane p: its column's planes p - R ... p + R at the step before in
 // registers (window), its x and y neighbours in plane p (row: the point in shared memory).
-template <int Radius, StencilShape Shape, class T, int X, int Run>
+template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase>
 struct SweepRegisterNeighborhood
-    : StepsNeighborhoodCalls<3, Radius, Shape, SweepRegisterNeighborhood<Radius, Shape, T, X, Run>> {
-  const T (*window)[Run];  // [Radius + dz][j]
+    : StepsNeighborhoodCalls<3, Radius, Shape, SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase>> {
+  const T (*window)[Run];  // [slot of Radius + dz][j]
   const T* row;            // the point in plane p
   int j;                   // its place in the run
   SMEMTILE_DEVICE T at(int dz, int dy, int dx) const {
     this->check(dz, dy, dx);
-    if (dz != 0 || (dx == 0 && j + dy >= 0 && j + dy < Run)) return window[Radius + dz][j + dy];
+    if (dz != 0 || (dx == 0 && j + dy >= 0 && j + dy < Run)) return window[sweep_slot<Radius, Phase>(Radius + dz)][j + dy];
     return row[dy * X + dx];
   }
 };
 
 // The run's values at plane p of a step from the step before: window [Radius + dz][j] (this thread's
 // column), `plane` the thread's first point in plane p.
-template <int Radius, StencilShape Shape, class T, int X, int Run, class Op>
+template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase, class Op>
 SMEMTILE_DEVICE void sweep_register_points(const T (&window)[2 * Radius + 1][Run], const T* plane, const Op& op,
                                            T (&values)[Run]) {
 #pragma unroll
   for (int j = 0; j < Run; ++j)
-    values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run>{{}, window, plane + j * X, j}));
+    values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase>{{}, window, plane + j * X, j}));
 }
 
 // Where the window of plane p reaches outside the volume along z (not periodic): those planes'
 // values as the policy gives them (the fill, or the plane they map to, which is within R of p).
-template <int Radius, class T, int Run, class Boundary>
+template <int Radius, int Phase, class T, int Run, class Boundary>
 SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p, int nz, const Boundary& boundary) {
 #pragma unroll
   for (int dz = -Radius; dz <= Radius; ++dz) {
@@ -66,10 +74,11 @@ SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p,
       for (int o = -Radius; o <= Radius; ++o)
         if (o == offset)
 #pragma unroll
-          for (int j = 0; j < Run; ++j) window[Radius + dz][j] = window[Radius + o][j];
+          for (int j = 0; j < Run; ++j)
+            window[sweep_slot<Radius, Phase>(Radius + dz)][j] = window[sweep_slot<Radius, Phase>(Radius + o)][j];
     } else {
 #pragma unroll
-      for (int j = 0; j < Run; ++j) window[Radius + dz][j] = boundary.template value<T>();
+      for (int j = 0; j < Run; ++j) window[sweep_slot<Radius, Phase>(Radius + dz)][j] = boundary.template value<T>();
     }
   }
 }
@@ -77,13 +86,13 @@ SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p,
 // The run's values at plane p of a step from `window` (the step before). Where the window reaches
 // outside the volume (not periodic), those planes are first overwritten in place: no later plane
 // reads them (the oldest leaves the window next, the newest was never computed).
-template <int Radius, StencilShape Shape, class T, int X, int Run, bool Periodic, class Op, class Boundary>
+template <int Radius, StencilShape Shape, class T, int X, int Run, bool Periodic, int Phase, class Op, class Boundary>
 SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], const T* plane, int p, int nz,
                                           const Op& op, const Boundary& boundary, T (&values)[Run]) {
   if constexpr (!Periodic) {
-    if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, T, Run>(window, p, nz, boundary);
+    if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, T, Run>(window, p, nz, boundary);
   }
-  sweep_register_points<Radius, Shape, T, X, Run>(window, plane, op, values);
+  sweep_register_points<Radius, Shape, T, X, Run, Phase>(window, plane, op, values);
 }
 
 // Where the last step's runs go: this thread's rows of the block's tile that lie inside the array
@@ -164,7 +173,7 @@ SMEMTILE_DEVICE unsigned sweep_outside_rows(int y, int x, int ny, int nx, int re
 // plane the value of the point they map to (inside the array, computed this sweep step), in shared
 // memory and in its registers. `rows` and `columns` are the block's source tables; (y_first, x) the
 // run's first point in the region whose first element is (y0, x0) in the array.
-template <int Depth, int Radius, class T, int X, int Run, class Rings>
+template <int Depth, int Radius, int Phase, class T, int X, int Run, class Rings>
 SMEMTILE_DEVICE void rewrite_sweep_outside(T (&windows)[Depth][2 * Radius + 1][Run], const Rings& ring, int q,
                                            int steps, unsigned outside, const int* rows, const int* columns,
                                            int y0, int x0, int y_first, int x) {
@@ -178,7 +187,7 @@ SMEMTILE_DEVICE void rewrite_sweep_outside(T (&windows)[Depth][2 * Radius + 1][R
       if (outside >> j & 1u) {
         const T value = plane[(rows[y_first + j] - y0) * X + source_x];
         plane[(y_first + j) * X + x] = value;
-        windows[k][2 * Radius - 1][j] = value;
+        windows[k][sweep_slot<Radius, Phase>(2 * Radius - 1)][j] = value;
       }
   }
 }
@@ -321,7 +330,7 @@ SMEMTILE_DEVICE int sweep_input_plane(int q, int nz) {
 // Sweep step q's fused steps 1 ... `steps`, each on its plane q - 1 - k R where `needed`: from the
 // step before's window into this step's window and ring (the last step: into the array). The
 // thread's run starts at (y_first, x) in the region; `outside` marks its rows outside the array.
-template <class Policy, int Radius, StencilShape Shape, bool Periodic, class T, int D, int Run, class Rings,
+template <class Policy, int Radius, StencilShape Shape, bool Periodic, int Phase, class T, int D, int Run, class Rings,
           class Needed, class Op, class Boundary>
 SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], const Rings& ring, int q, int steps,
                                           const Needed& needed, int y_first, int x, int nz, unsigned outside,
@@ -333,7 +342,7 @@ SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], 
     const int p = q - 1 - k * Radius;
     if (!needed(k, p)) continue;
     T values[Run];
-    sweep_register_plane<Radius, Shape, T, X, Run, Periodic>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
+    sweep_register_plane<Radius, Shape, T, X, Run, Periodic, Phase>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
                                                              op, boundary, values);
     if constexpr (!Boundary::maps_index) {
       if (outside != 0u)
@@ -348,10 +357,16 @@ SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], 
 #pragma unroll
       for (int j = 0; j < Run; ++j) {
         to[j * X] = values[j];
-        windows[k < D ? k : D - 1][2 * Radius][j] = values[j];
+        windows[k < D ? k : D - 1][sweep_slot<Radius, Phase>(2 * Radius)][j] = values[j];
       }
     }
   }
+}
+
+// f(integral_constant<int, 0>), f(... 1>), ... in turn while f returns true.
+template <class F, int... Phases>
+SMEMTILE_DEVICE void for_each_phase(std::integer_sequence<int, Phases...>, const F& f) {
+  (void)(f(std::integral_constant<int, Phases>{}) && ...);
 }
 
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
@@ -397,22 +412,36 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr int ahead = stencil_sweep_prefetch;
   const int q_first = z_first - steps * Radius;
   for (int q = q_first; q < q_first + ahead - 1; ++q) load(q);
-  T windows[D][2 * Radius + 1][Run];  // [k][Radius + dz][j]: step k's values of plane p_(k+1) + dz
-  for (int q = q_first; q <= z_last + steps * Radius; ++q) {
+  T windows[D][2 * Radius + 1][Run];  // [k][slot of Radius + dz][j]: step k's values of plane p_(k+1) + dz
+  // Sweep step q in window phase Phase (constexpr): the rotation's period where the loop is unrolled
+  // by it (radius 1), else 0 with the planes moved down the registers after each step.
+  constexpr int period = Radius == 1 ? 2 * Radius + 1 : 1;
+  const auto sweep_step = [&](auto phase_constant, int q) {
+    constexpr int phase = decltype(phase_constant)::value, next = period == 1 ? 0 : (phase + 1) % period;
     load(q + ahead - 1);
 #pragma unroll
-    for (int j = 0; j < Run; ++j) windows[0][2 * Radius][j] = ring(0, q - 1)[(y_first + j) * X + x];
-    sweep_register_steps<Policy, Radius, Shape, periodic>(windows, ring, q, steps, needed, y_first, x, nz, outside, stores,
-                                                         op, boundary);
-    advance_sweep_windows<D, Radius, T, Run>(windows);
+    for (int j = 0; j < Run; ++j)
+      windows[0][sweep_slot<Radius, phase>(2 * Radius)][j] = ring(0, q - 1)[(y_first + j) * X + x];
+    sweep_register_steps<Policy, Radius, Shape, periodic, phase>(windows, ring, q, steps, needed, y_first, x, nz, outside,
+                                                                stores, op, boundary);
+    if constexpr (period == 1) advance_sweep_windows<D, Radius, T, Run>(windows);
     async_copy_wait<ahead - 1>();  // plane q has landed
     __syncthreads();
     if (band) {
-      rewrite_sweep_outside<D, Radius, T, X, Run>(windows, ring, q, steps, outside, loader.rows, loader.columns, y0, x0,
-                                                  y_first, x);
+      rewrite_sweep_outside<D, Radius, next, T, X, Run>(windows, ring, q, steps, outside, loader.rows, loader.columns,
+                                                        y0, x0, y_first, x);
       __syncthreads();
     }
-  }
+  };
+  const int q_last = z_last + steps * Radius;
+  for (int q = q_first; q <= q_last; q += period)
+    for_each_phase(std::make_integer_sequence<int, period>{}, [&](auto phase) {
+      int q_phase = q + decltype(phase)::value;
+      if (q_phase > q_last) return false;
+      asm volatile("" : "+r"(q_phase));  // (keeps the next phase's work from being hoisted into this one)
+      sweep_step(phase, q_phase);
+      return true;
+    });
 }
 
 #endif  // __CUDACC__
