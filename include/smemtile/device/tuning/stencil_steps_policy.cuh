@@ -292,46 +292,46 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 }
 
 /// The default 3D sweep: star stencils keep their z neighbours in registers
-/// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats at depth 3 on
-/// 64 x 32 planes, doubles at depth 2 on 32 x 32, two blocks of 256 threads (runs of 8 and 4 rows).
-/// Measured at 512^3, 16 steps, x the copy per step, H100 (zero / periodic / clamp / reflect):
-/// floats 1.53 / 1.64 / 1.29 / 1.36 against single steps' 0.88 / 0.92 / 0.89 / 0.89 (64 x 64 planes,
-/// one block of 512: 1.45 / 1.57 / 1.10 / 1.27); doubles 1.55 / 1.51 / 1.51 / 1.53 against 0.93 /
-/// 0.91 / 0.94 / 0.94 (depth 3: 1.76 / 1.87 / 1.59 / 1.61 on the H100, but 1.24 / 1.30 / 1.11 / 1.13
-/// against depth 2's 1.44 / 1.43 / 1.27 / 1.33 on the H200).
-/// gain_over_single: the sweep over single steps with every wave full, H100, 512^3: the lower of
-/// zero's and periodic's (fill policies and periodic write no band), divided by the wave share there
-/// (floats 1584 blocks on 264 slots, 1.0; doubles 2888 on 264, 0.994); gain_over_single_rewrites
-/// the same for clamp and reflect (each sweep step rewrites the points outside the array after a
-/// second barrier). `reference_bandwidth`: the H100's peak DRAM bandwidth at that measurement (HBM3:
-/// 2619 MHz, 5120 bits), which stencil_sweep_gain scales the gains by.
+/// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats on 64 x 32
+/// planes, doubles on 32 x 32, both at depth 3, two blocks of 256 threads (runs of 8 and 4 rows).
+/// Measured at 512^3, 64 steps, x the copy per step (NVBench, zero / clamp): H100 floats 1.81 / 1.40
+/// against single steps' 0.91 / 0.93, doubles 2.02 / 1.85 against 0.93 / 0.93 (depth 2: 1.52 /
+/// 1.48); H200 floats 1.30 / 1.01 against 0.94 / 0.92, doubles 1.49 / 1.32 (depth 2: 1.43 / 1.34)
+/// against 0.93 / 0.93.
+/// gain_over_single: the sweep over single steps with every wave full, H100, 512^3, zero's (fill
+/// policies and periodic write no band; periodic measured at or above zero), divided by the wave
+/// share there (floats 1584 blocks on 264 slots, 1.0; doubles 3520 on 264, 0.952);
+/// gain_over_single_rewrites the same for clamp (and reflect: each sweep step rewrites the points
+/// outside the array after a second barrier). `reference_bandwidth`: the H100's peak DRAM bandwidth
+/// at that measurement (HBM3: 2619 MHz, 5120 bits), which stencil_sweep_gain scales the gains by.
 /// unaligned_type: the sweep where rows are not 16-byte aligned (its planes load by 4-byte units):
 /// floats on 64 x 64 planes, one block of 512 threads. Floats at 503 x 517 x 499, 64 steps (zero /
-/// clamp): H100 1.67 / 1.40 against the aligned policy's 1.30 / 1.19, H200 1.20 / 1.00 against 1.15
-/// / 0.99; doubles keep `type` (not measured).
+/// clamp): H100 1.84 / 1.48 against the aligned policy's 1.33 / 1.20, H200 1.37 / 1.08 against 1.23
+/// / 1.06; doubles keep `type` (not measured).
 /// gain_over_unaligned_single(_rewrites): unaligned_type over single steps there (which cannot load
-/// by TMA): floats at 503 x 517 x 499, the lower of the H100's and the H200's (zero 1.67 against
-/// 0.57, 1.20 against 0.52; clamp 1.40 against 0.73, 1.00 against 0.61), over the wave share there
+/// by TMA): floats at 503 x 517 x 499, the lower of the H100's and the H200's (zero 1.84 against
+/// 0.57, 1.37 against 0.53; clamp 1.48 against 0.74, 1.08 against 0.62), over the wave share there
 /// (648 blocks on 132 slots, 0.982); not scaled by the bandwidth, as single steps there are not
-/// memory-bound. Doubles: the figures the floats' `type` measured there (zero 1.10 against 0.56 and
-/// 0.85 against 0.55; clamp 0.96 against 0.73 and 0.74 against 0.65; wave share 0.955).
+/// memory-bound. Doubles: the figures the floats' depth-3 `type` measured there before the phase
+/// rotation (zero 1.10 against 0.56 and 0.85 against 0.55; clamp 0.96 against 0.73 and 0.74 against
+/// 0.65; wave share 0.955), a lower bound.
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilSweepPolicy {
   /// the policy (boxes, which only a caller sweeps: the planes scheme's, floats depth 3 on 32 x 64
   /// planes, doubles depth 2 on 20 x 64, two blocks of 256 threads)
   using type = std::conditional_t<
       Shape == StencilShape::star,
-      StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 32 : 64, 32, 64, 256, 2, StencilSweepCompute::registers>,
+      StencilSweepPolicy<3, ElemBytes == 8 ? 32 : 64, 32, 64, 256, 2, StencilSweepCompute::registers>,
       StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>>;
   /// the policy where rows are not 16-byte aligned (above)
   using unaligned_type =
       std::conditional_t<Shape == StencilShape::star && ElemBytes == 4,
                          StencilSweepPolicy<3, 64, 64, 64, 512, 1, StencilSweepCompute::registers>, type>;
-  static constexpr double gain_over_single = ElemBytes == 8 ? 1.67 : 1.74;                  ///< measured, above
-  static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 1.62 : 1.45;         ///< measured, above
+  static constexpr double gain_over_single = ElemBytes == 8 ? 2.28 : 1.99;                  ///< measured, above
+  static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 2.09 : 1.51;         ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
-  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.62 : 2.36;        ///< measured, above
-  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.19 : 1.68;  ///< measured, above
+  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.62 : 2.63;        ///< measured, above
+  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.19 : 1.77;  ///< measured, above
 };
 
 /// Whether a 3D array's address and its plane and row pitches (`pitch_bytes`) are multiples of 16
