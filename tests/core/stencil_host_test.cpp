@@ -6,12 +6,14 @@
 //  - stencil_offset_allowed and stencil_points (block/stencil.cuh) for star and box, radii 1..4,
 //    ranks 1..3, against an enumeration of the offsets;
 //  - the stencil policies and their selector (device/tuning/stencil_policy.cuh): halo columns, ring
-//    slots, the rings' shared memory, compute schemes, which policies a GPU tries, a caller's policy;
+//    slots, the rings' shared memory, compute schemes, which policies a GPU tries, the planes a 3D
+//    periodic TMA sweep takes (stencil_plane_offsets_fit), a caller's policy;
 //  - stencil_argument_error (device/stencil.cuh): which argument sets device_stencil refuses and why;
 //  - the index policies' map_index (core/boundary.cuh) within Radius of both edges of small arrays.
 #include <smemtile/smemtile.cuh>
 
 #include <algorithm>
+#include <climits>
 #include <random>
 #include <set>
 #include <utility>
@@ -446,6 +448,22 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   const long long need = smemtile::stencil_shared_bytes<L>(4, 1);
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, cp_async});
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, need - 1) == Choices{tma, cp_async});
+}
+
+TEST_CASE("stencil_plane_offsets_fit: 3D periodic TMA sweeps take planes whose elements lie within 2^31 - 1 of the first") {
+  using smemtile::stencil_plane_offsets_fit;
+  CHECK(stencil_plane_offsets_fit(512, 512, 512));
+  CHECK(stencil_plane_offsets_fit(1, 1, 1));
+  // The last element at offset 2^31 - 1 exactly ((32768 - 1) x 65536 + 65535), and at 2^31.
+  CHECK(stencil_plane_offsets_fit(32768, 65536, 65536));
+  CHECK_FALSE(stencil_plane_offsets_fit(32769, 1, 65536));
+  // The pitch counts, not the row's elements.
+  CHECK(stencil_plane_offsets_fit(40000, 16, 50000));
+  CHECK_FALSE(stencil_plane_offsets_fit(40000, 16, 60000));
+  // device_stencil's largest extents and strides (INT_MAX) do not overflow the test.
+  CHECK(stencil_plane_offsets_fit(1, INT_MAX, INT_MAX));
+  CHECK_FALSE(stencil_plane_offsets_fit(INT_MAX, INT_MAX, INT_MAX));
+  static_assert(stencil_plane_offsets_fit(2048, 2048, 2048), "constexpr");
 }
 
 // A caller's policy: smaller cp.async tiles, star strips off. It passes the same checks and is a

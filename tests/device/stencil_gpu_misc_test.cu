@@ -1,8 +1,9 @@
 // GPU tests around device_stencil (device/stencil.cuh) and the halo loads it is built on
 // (compiled with --extended-lambda):
 //  - invalid calls (different extents, in and out overlapping, null pointers with elements, a
-//    non-unit x stride, a 3D array of more than 65535 tiles along y or z) return
-//    cudaErrorInvalidValue with a message and launch nothing (out stays poison, no error pending);
+//    non-unit x stride, a 3D array of more than 65535 tiles along y or z, TMA forced on a 3D
+//    periodic plane of more than 2^31 elements) return cudaErrorInvalidValue with a message and
+//    launch nothing (out stays poison, no error pending);
 //    empty arrays (null pointers included) return success and write nothing;
 //  - a __device__ lambda as the op (1D, and 2D with a capture);
 //  - a caller's policy (device_stencil's policy overload) computes what the selected policy does;
@@ -12,6 +13,7 @@
 //    the host's own boundary code.
 #include "stencil_gpu_common.cuh"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -275,6 +277,28 @@ TEST_CASE("device_stencil refuses 3D arrays of more than 65535 tiles along y or 
                                                   smemtile::make_global_volume(d.get(), depth, 1, 1), zero, op3),
                 "65535");
   CHECK(all_poison(d.download()));
+}
+
+// A 3D TMA sweep under periodic keeps its edge cells' sources as 32-bit offsets within a plane
+// (stencil_plane_offsets_fit). The refusal comes before any map or launch: the addresses, never
+// allocated, are never read.
+TEST_CASE("device_stencil forced to TMA refuses 3D periodic planes spanning more than 2^31 elements") {
+  int device = 0, major = 0;
+  REQUIRE_CUDA(cudaGetDevice(&device));
+  REQUIRE_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 9) return;  // no TMA: refused for that (stencil_gpu_paths_3d)
+  std::mt19937 rng(7);
+  // One plane of 40000 rows 60000 elements apart: its last element 2.4 x 10^9 past its first.
+  const cuda::std::dextents<int, 3> extents(1, 40000, 16);
+  const cuda::std::array<int, 3> strides{60000, 60000, 1};
+  const smemtile::GlobalArray<const float, 3> in(reinterpret_cast<const float*>(std::uintptr_t{1} << 44),
+                                                 StridedMapping<3>(extents, strides));
+  const smemtile::GlobalArray<float, 3> out(reinterpret_cast<float*>(std::uintptr_t{1} << 45),
+                                           StridedMapping<3>(extents, strides));
+  constexpr smemtile::boundary::Periodic periodic{};
+  check_refused(smemtile::device_stencil<1, star>(smemtile::StencilForcedLoader<smemtile::StencilLoader::tma>{}, in,
+                                                  out, periodic, random_op<float, 3, 1, star>(rng)),
+                "2^31");
 }
 
 // (Explicit pitches where an extent is 0: layout_stride wants strides of at least 1.)

@@ -134,7 +134,8 @@ LaunchStatus device_stencil(cuda::std::mdspan<const T, Extents, LayoutIn, Access
 /// The same with the caller's policy (a Stencil1DPolicy or StencilTiledPolicy of the array's rank,
 /// tuning/stencil_policy.cuh) instead of the selection: `device_stencil<1, StencilShape::star>(
 /// MyPolicy{}, in, out, boundary::zero, op)`. A policy that loads with TMA fails with
-/// cudaErrorInvalidValue where the GPU has no TMA or TMA cannot describe the array.
+/// cudaErrorInvalidValue where the GPU has no TMA, TMA cannot describe the array, or (3D, periodic)
+/// a plane spans more than 2^31 elements (stencil_plane_offsets_fit).
 template <int Radius, StencilShape Shape, class Policy, class T, class Extents, class LayoutIn, class AccessorIn,
           class LayoutOut, class AccessorOut, class Boundary, class Op,
           class = std::enable_if_t<IsStencilPolicy<Policy>::value>>

@@ -155,7 +155,8 @@ LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& ma
 }
 
 // Launches with Policy; false (nothing launched) where it loads with TMA and TMA cannot describe
-// `in` (then *why says why).
+// `in`, or the edges of its planes under periodic cannot be read (stencil_plane_offsets_fit; then
+// *why says why).
 template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out,
                         Boundary boundary, Op op, cudaStream_t stream, LaunchStatus* launched, const char** why) {
@@ -167,6 +168,12 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
   } else {
     CUtensorMap map{};
     if constexpr (Policy::loader == StencilLoader::tma) {
+      if constexpr (Rank == 3 && edge_source<Boundary> == EdgeSource::far) {
+        if (!stencil_plane_offsets_fit(in.extent(1), in.extent(2), in.stride(1))) {
+          *why = "periodic edges are read by 32-bit offsets within a plane, and a plane spans more than 2^31 elements";
+          return false;
+        }
+      }
       const TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
       if (!made) {
         *why = made.error;

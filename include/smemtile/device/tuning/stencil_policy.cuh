@@ -99,8 +99,9 @@ struct StencilTiledPolicy {
 /// those tiles for this stencil (DefaultStencilPolicy of the array's rank, the element size, R and
 /// S) instead of the one the GPU and the array select: the cp.async path on an H100 or H200, say,
 /// to measure it or to compare it with TMA. Forcing tma fails with cudaErrorInvalidValue and a
-/// message where the GPU has no TMA (before sm_90) or TMA cannot describe the array
-/// (arch::tma_map_error: pitches not multiples of 16 bytes, ...). 1D arrays have one path (sync):
+/// message where the GPU has no TMA (before sm_90), TMA cannot describe the array
+/// (arch::tma_map_error: pitches not multiples of 16 bytes, ...) or a 3D periodic array's planes
+/// span more than 2^31 elements (stencil_plane_offsets_fit). 1D arrays have one path (sync):
 /// the tag then runs it whatever it names.
 template <StencilLoader Loader, StencilTiles Tiles = StencilTiles::standard>
 struct StencilForcedLoader {
@@ -314,7 +315,8 @@ struct StencilChoice {
 };
 
 /// The default policies device_stencil tries, best first; a TMA one is taken where TMA can
-/// describe the array (arch::tma_map_error), else the next.
+/// describe the array (arch::tma_map_error) and, in 3D under periodic, stencil_plane_offsets_fit,
+/// else the next.
 struct StencilCandidates {
   StencilChoice choice[3];  ///< the policies, best first
   int count = 0;            ///< how many
@@ -343,6 +345,14 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
   c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
   return c;
+}
+
+/// Whether a 3D TMA sweep under periodic can read the far side of planes of rows x cols elements,
+/// rows `pitch` apart: to spare registers, each thread keeps the plane offsets of its edge cells'
+/// sources in 32 bits, so every element of a plane must lie within 2^31 - 1 of its first. Larger
+/// planes (8 GB of floats) take the next candidate, cp.async.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_plane_offsets_fit(long long rows, long long cols, long long pitch) {
+  return (rows - 1) * pitch + (cols - 1) <= (1LL << 31) - 1;
 }
 
 }  // namespace smemtile
