@@ -70,8 +70,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
   const auto plan_edge = [&](int tile_index) {
     edge.plan(origin_of(tile_index), static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.stride(0),
-              boundary);
-    if (edge.any) edge.fetch(in.data_handle());
+              boundary, in.data_handle());
   };
   if constexpr (patches) {
     if (t < tiles) plan_edge(t);

@@ -282,15 +282,17 @@ struct SweepEdges {
   EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
 
   SMEMTILE_DEVICE void plan() {
-    if constexpr (active) {
-      edge.plan(origin, rows, cols, in.stride(1), boundary);
-      fetch(0);
-    }
+    if constexpr (active) edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
   }
   SMEMTILE_DEVICE void fetch(int k) {
     if constexpr (Boundary::maps_index) {
-      if (edge.any && k < planes) edge.fetch(&element(in, chunk.source(k), 0, 0));
+      if (edge.any && k < planes) edge.fetch(plane_data(k));
     }
+  }
+  // Periodic: the first element of the plane sweep plane k reads (its far sources lie there).
+  SMEMTILE_DEVICE const T* plane_data(int k) const {
+    if constexpr (edge_source<Boundary> == EdgeSource::far) return &element(in, chunk.source(k), 0, 0);
+    else return nullptr;  // the other policies read no plane
   }
   SMEMTILE_DEVICE void before_barrier(TileRing<T, Layout> ring, int k) {
     if constexpr (active && !columns) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, chunk, origin, rows, cols, k);

@@ -62,9 +62,10 @@ inline constexpr EdgeSource edge_source = !Boundary::maps_index                 
 // One thread's share of the cells of a halo tile at an edge (halo_frame_outside: thread t takes
 // cells t, t + Threads, ...), with their storage offsets and sources (edge_source), worked out
 // once per tile (once per block for a 3D sweep, whose planes share the tile's position). Periodic
-// values are loaded a step before their tile lands (fetch), so that writing the cells (write)
-// waits for no load. After a TMA load (zeros outside the array) write gives the tile what the
-// boundary says. Only what the policy needs is kept, in registers.
+// values are loaded a step before their tile lands (plan loads the first plane's, fetch a later
+// plane's), so that writing the cells (write) waits for no load. After a TMA load (zeros outside
+// the array) write gives the tile what the boundary says. Only what the policy needs is kept, in
+// registers, for the whole sweep: a far source shares its cell's int with the tile's sources.
 template <int Threads, int Radius, class T, class Layout, class Boundary>
 struct EdgeCells {
   static constexpr EdgeSource kind = edge_source<Boundary>;
@@ -73,19 +74,35 @@ struct EdgeCells {
   static constexpr int far_cells = kind == EdgeSource::far ? per_thread : 1;
   static_assert(Radius <= layout_reach(Layout{}).row && Radius <= layout_reach(Layout{}).col,
                 "the tile's halo holds the stencil's reach");
-  int count = 0;                                            // this thread's cells
-  bool any = false;                                         // the tile has cells outside (block-uniform)
-  int at[per_thread];                                       // the cell's storage offset
-  int source[kind == EdgeSource::fill ? 1 : per_thread];    // its source's storage offset, or -1: far
-  long long far[far_cells];                                 // the element offset of a far source
-  T value[far_cells];                                       // far: the fetched values
-  T fill;                                                   // fill: the policy's value
+  int count = 0;                                          // this thread's cells; far: the tile's (has)
+  bool any = false;                                       // the tile has cells outside (block-uniform)
+  int at[per_thread];                                     // the cell's storage offset
+  int source[kind == EdgeSource::fill ? 1 : per_thread];  // its source's storage offset, or far_code
+  T value[far_cells];                                     // far: the fetched values
+  T fill;                                                 // fill: the policy's value
 
-  // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart.
-  SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary) {
+  // Whether slot i holds one of this thread's cells. Periodic counts the tile's cells, a
+  // block-uniform value that takes none of the thread's registers (its values need them); fill and
+  // tile count their own (fewer registers there).
+  SMEMTILE_DEVICE bool has(int i) const {
+    if constexpr (kind == EdgeSource::far) return static_cast<int>(threadIdx.x) + i * Threads < count;
+    else return i < count;
+  }
+
+  // A far source in source[]: negative, ~ its offset within the plane, which fetch reads in the
+  // later planes of a 3D sweep (planes of at most 2^31 elements there: stencil_plane_offsets_fit,
+  // checked by the dispatch). plan reads the first plane from the 64-bit offset and keeps its low
+  // 31 bits only, so that the code stays negative in larger 2D arrays (which never fetch: the 2D
+  // kernel plans every tile).
+  SMEMTILE_DEVICE static int far_code(long long offset) { return ~static_cast<int>(offset & 0x7fffffff); }
+
+  // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart;
+  // periodic: with the values of the first plane, at `plane_data`.
+  SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary,
+                            const T* plane_data) {
     const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
     any = frame.cells() > 0;
-    count = 0;
+    count = kind == EdgeSource::far ? frame.cells() : 0;
     if constexpr (kind == EdgeSource::fill) fill = boundary.template value<T>();
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
@@ -99,18 +116,25 @@ struct EdgeCells {
         SMEMTILE_CHECK(kind == EdgeSource::far || held, "stencil: a clamp or reflect source outside the tile",
                        local.row, local.col, origin.row, origin.col);
         source[i] = held ? Layout::offset(local.row, local.col) : -1;
-        if constexpr (kind == EdgeSource::far) far[i] = static_cast<long long>(from.row) * pitch + from.col;
+        if constexpr (kind == EdgeSource::far) {
+          if (!held) {
+            const long long offset = static_cast<long long>(from.row) * pitch + from.col;
+            value[i] = plane_data[offset];
+            source[i] = far_code(offset);
+          }
+        }
       }
-      count = i + 1;
+      if constexpr (kind != EdgeSource::far) count = i + 1;
     }
   }
 
-  // Periodic: loads the values of sources the tile does not hold, from the plane at `plane_data`.
+  // Periodic: loads the values of sources the tile does not hold, from the plane at `plane_data`
+  // (a later plane of the sweep).
   SMEMTILE_DEVICE void fetch(const T* plane_data) {
     if constexpr (kind == EdgeSource::far) {
 #pragma unroll
       for (int i = 0; i < per_thread; ++i)
-        if (i < count && source[i] < 0) value[i] = plane_data[far[i]];
+        if (has(i) && source[i] < 0) value[i] = plane_data[~source[i]];
     }
   }
 
@@ -118,7 +142,7 @@ struct EdgeCells {
   SMEMTILE_DEVICE void write(T* data) const {
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
-      if (i >= count) break;
+      if (!has(i)) break;
       if constexpr (kind == EdgeSource::fill) data[at[i]] = fill;
       else if constexpr (kind == EdgeSource::tile) data[at[i]] = data[source[i]];
       else data[at[i]] = source[i] >= 0 ? data[source[i]] : value[i];
