@@ -242,11 +242,13 @@ TEST_CASE("stencil_sweep_planes: the rings of each sweep scheme") {
 }
 
 namespace {
-// Every point a register sweep rewrites under index policy B (outside the array, near it on both
-// axes) maps to a point inside the array and inside the block's region, on every axis of n elements
-// (the mapping and the region are per axis): brute force over the blocks of n = 1 ... 3 tiles + 9.
+// Every point a register sweep computes where it maps to under index policy B (outside the array,
+// near it on both axes: SweepRunPlace) maps to a point inside the array and inside the block's
+// region, on every axis of n elements (the mapping and the region are per axis), so that the
+// thread reads that point's neighbours in the region's plane (padded by R rows): brute force over
+// the blocks of n = 1 ... 3 tiles + 9.
 template <class Policy, class B>
-void check_rewrite_sources(int elem_bytes, int radius) {
+void check_mapped_sources(int elem_bytes, int radius) {
   const smemtile::StencilStepsGeometry g =
       smemtile::stencil_steps_geometry<smemtile::detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
   const int reach = Policy::depth * radius;
@@ -270,7 +272,7 @@ void check_rewrite_sources(int elem_bytes, int radius) {
 }
 }  // namespace
 
-TEST_CASE("register sweeps: the outside points rewritten under clamp and reflect map inside the region") {
+TEST_CASE("register sweeps: the outside points computed where they map under clamp and reflect map inside the region") {
   using smemtile::StencilShape;
   using smemtile::StencilSweepCompute;
   using smemtile::StencilSweepPolicy;
@@ -279,13 +281,13 @@ TEST_CASE("register sweeps: the outside points rewritten under clamp and reflect
   using Radius2 = StencilSweepPolicy<2, 24, 32, 8, 256, 1, StencilSweepCompute::registers>;
   using Radius3 = StencilSweepPolicy<2, 24, 64, 5, 512, 1, StencilSweepCompute::registers>;
   using Narrow = StencilSweepPolicy<3, 16, 64, 8, 256, 1, StencilSweepCompute::registers>;
-  check_rewrite_sources<Float, smemtile::boundary::Reflect>(4, 1);
-  check_rewrite_sources<Float, smemtile::boundary::Clamp>(4, 1);
-  check_rewrite_sources<Double, smemtile::boundary::Reflect>(8, 1);
-  check_rewrite_sources<Radius2, smemtile::boundary::Reflect>(8, 2);
-  check_rewrite_sources<Radius3, smemtile::boundary::Reflect>(4, 3);
-  check_rewrite_sources<Narrow, smemtile::boundary::Reflect>(4, 1);
-  check_rewrite_sources<Narrow, smemtile::boundary::Clamp>(4, 1);
+  check_mapped_sources<Float, smemtile::boundary::Reflect>(4, 1);
+  check_mapped_sources<Float, smemtile::boundary::Clamp>(4, 1);
+  check_mapped_sources<Double, smemtile::boundary::Reflect>(8, 1);
+  check_mapped_sources<Radius2, smemtile::boundary::Reflect>(8, 2);
+  check_mapped_sources<Radius3, smemtile::boundary::Reflect>(4, 3);
+  check_mapped_sources<Narrow, smemtile::boundary::Reflect>(4, 1);
+  check_mapped_sources<Narrow, smemtile::boundary::Clamp>(4, 1);
   // Without the reach limit a far point maps outside the region: reflect, 57 columns, the second
   // block of 64-column regions (starting at 52): column 84 stands for 28.
   CHECK(smemtile::boundary_source_index<smemtile::boundary::Reflect>(84, 57) == 28);

@@ -18,8 +18,8 @@ namespace detail {
 template <class Boundary>
 inline constexpr bool steps_compute_outside = std::is_same<Boundary, boundary::Periodic>::value;
 
-// Whether a policy's points outside the array copy the points they map to (clamp, reflect): a
-// register sweep rewrites them after a second barrier.
+// Whether a policy's points outside the array copy the points they map to (clamp, reflect): the
+// fused steps rewrite them after a second barrier, a register sweep computes them where they map to.
 template <class Boundary>
 inline constexpr bool steps_rewrite_outside = Boundary::maps_index && !steps_compute_outside<Boundary>;
 

@@ -36,28 +36,72 @@ SMEMTILE_HOST_DEVICE constexpr int sweep_slot(int i) {
 }
 
 // Point j of a thread's run at plane p: its column's planes p - R ... p + R at the step before in
-// registers (window), its x and y neighbours in plane p (row: the point in shared memory).
-template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase>
+// registers (window), its x and y neighbours in plane p (row: the point in shared memory). With
+// Shared, all of its x and y neighbours come from shared memory (`row` is then the point that a
+// point outside the array maps to, whose y neighbours the run's registers do not hold).
+template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase, bool Shared = false>
 struct SweepRegisterNeighborhood
-    : StepsNeighborhoodCalls<3, Radius, Shape, SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase>> {
+    : StepsNeighborhoodCalls<3, Radius, Shape, SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase, Shared>> {
   const T (*window)[Run];  // [slot of Radius + dz][j]
   const T* row;            // the point in plane p
   int j;                   // its place in the run
   SMEMTILE_DEVICE T at(int dz, int dy, int dx) const {
     this->check(dz, dy, dx);
-    if (dz != 0 || (dx == 0 && j + dy >= 0 && j + dy < Run)) return window[sweep_slot<Radius, Phase>(Radius + dz)][j + dy];
+    const bool in_run = Shared ? dy == 0 : j + dy >= 0 && j + dy < Run;
+    if (dz != 0 || (dx == 0 && in_run)) return window[sweep_slot<Radius, Phase>(Radius + dz)][j + dy];
     return row[dy * X + dx];
   }
 };
 
-// The run's values at plane p of a step from the step before: window [Radius + dz][j] (this thread's
-// column), `plane` the thread's first point in plane p.
-template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase, class Op>
-SMEMTILE_DEVICE void sweep_register_points(const T (&window)[2 * Radius + 1][Run], const T* plane, const Op& op,
-                                           T (&values)[Run]) {
+// Where a thread computes in the planes' regions: column `column` of the rows y_first ... y_first +
+// Run - 1, but the rows marked in `mapped` (a bit each) at the region rows the block's table `rows`
+// gives (array rows; minus y0). Index policies (clamp, reflect) compute a point outside the array
+// where it maps to: it then holds that point's value at every step, as the policy says, with no
+// rewrite after the step (and no second barrier).
+struct SweepRunPlace {
+  int column, y_first;
+  unsigned mapped;
+  const int* rows;
+  int y0;
+};
+
+// The place of the run whose first point is region point (y_first, x), the region's first element
+// (y0, x0) in an ny x nx plane: points within `reach` of the array on both axes (the only ones a kept
+// point reads) where Boundary maps them, the others where they are.
+template <class Boundary, int Run>
+SMEMTILE_DEVICE SweepRunPlace sweep_run_place(const int* rows, int y0, int x0, int y_first, int x, int ny, int nx,
+                                              int reach) {
+  SweepRunPlace place{x, y_first, 0u, rows, y0};
+  if constexpr (steps_rewrite_outside<Boundary>) {
+    const int column = x0 + x;
+    if (!stencil_sweep_near(column, nx, reach)) return place;
+    if (column < 0 || column >= nx) place.column = boundary_source_index<Boundary>(column, nx) - x0;
 #pragma unroll
-  for (int j = 0; j < Run; ++j)
-    values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase>{{}, window, plane + j * X, j}));
+    for (int j = 0; j < Run; ++j) {
+      const int row = y0 + y_first + j;
+      if ((row < 0 || row >= ny) && stencil_sweep_near(row, ny, reach)) place.mapped |= 1u << j;
+    }
+  }
+  return place;
+}
+
+// The run's values at plane p of a step from the step before: window [Radius + dz][j] (this thread's
+// column), `column` the thread's column in plane p (its row 0), `place` where each point lies.
+template <int Radius, StencilShape Shape, class T, int X, int Run, int Phase, class Op>
+SMEMTILE_DEVICE void sweep_register_points(const T (&window)[2 * Radius + 1][Run], const T* column,
+                                           const SweepRunPlace& place, const Op& op, T (&values)[Run]) {
+  if (place.mapped == 0u) {
+    const T* const plane = column + place.y_first * X;
+#pragma unroll
+    for (int j = 0; j < Run; ++j)
+      values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase>{{}, window, plane + j * X, j}));
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < Run; ++j) {
+    const int row = place.mapped >> j & 1u ? place.rows[place.y_first + j] - place.y0 : place.y_first + j;
+    values[j] = static_cast<T>(op(SweepRegisterNeighborhood<Radius, Shape, T, X, Run, Phase, true>{{}, window, column + row * X, j}));
+  }
 }
 
 // Where the window of plane p reaches outside the volume along z (not periodic): those planes'
@@ -87,12 +131,12 @@ SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p,
 // outside the volume (not periodic), those planes are first overwritten in place: no later plane
 // reads them (the oldest leaves the window next, the newest was never computed).
 template <int Radius, StencilShape Shape, class T, int X, int Run, bool Periodic, int Phase, class Op, class Boundary>
-SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], const T* plane, int p, int nz,
-                                          const Op& op, const Boundary& boundary, T (&values)[Run]) {
+SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], const T* column, const SweepRunPlace& place,
+                                          int p, int nz, const Op& op, const Boundary& boundary, T (&values)[Run]) {
   if constexpr (!Periodic) {
     if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, T, Run>(window, p, nz, boundary);
   }
-  sweep_register_points<Radius, Shape, T, X, Run, Phase>(window, plane, op, values);
+  sweep_register_points<Radius, Shape, T, X, Run, Phase>(window, column, place, op, values);
 }
 
 // Where the last step's runs go: this thread's rows of the block's tile that lie inside the array
@@ -166,30 +210,6 @@ SMEMTILE_DEVICE unsigned sweep_outside_rows(int y, int x, int ny, int nx, int re
         stencil_sweep_near(y + j, ny, reach))
       rows |= 1u << j;
   return rows;
-}
-
-// After a sweep step, index policies, a block reaching outside the array in x or y: each thread
-// gives its points outside the array (`outside`, a bit per row of its run) in every step's newest
-// plane the value of the point they map to (inside the array, computed this sweep step), in shared
-// memory and in its registers. `rows` and `columns` are the block's source tables; (y_first, x) the
-// run's first point in the region whose first element is (y0, x0) in the array.
-template <int Depth, int Radius, int Phase, class T, int X, int Run, class Rings>
-SMEMTILE_DEVICE void rewrite_sweep_outside(T (&windows)[Depth][2 * Radius + 1][Run], const Rings& ring, int q,
-                                           int steps, unsigned outside, const int* rows, const int* columns,
-                                           int y0, int x0, int y_first, int x) {
-  const int source_x = columns[x] - x0;
-#pragma unroll
-  for (int k = 1; k < Depth; ++k) {
-    if (k >= steps) break;
-    T* const plane = ring(k, q - 1 - k * Radius);
-#pragma unroll
-    for (int j = 0; j < Run; ++j)
-      if (outside >> j & 1u) {
-        const T value = plane[(rows[y_first + j] - y0) * X + source_x];
-        plane[(y_first + j) * X + x] = value;
-        windows[k][sweep_slot<Radius, Phase>(2 * Radius - 1)][j] = value;
-      }
-  }
 }
 
 // How a block copies a plane's region by cp.async units of Unit elements, Threads at a time: thread t
@@ -296,8 +316,8 @@ struct SweepPlaneLoader {
 
 // The loader of a block whose plane region is `tile` (StepsTile{y0, 0, x0, ny, 1, nx}); `tables` has
 // room for RegionY + RegionX ints, built here where the region reaches outside the array (the
-// caller's first barrier orders them before the first load; the band rewrite of index policies
-// reads them too).
+// caller's first barrier orders them before the first load; index policies' mapped rows
+// (SweepRunPlace) read them too).
 template <class Policy, int Radius, class T, class Boundary>
 SMEMTILE_DEVICE SweepPlaneLoader<Policy, Radius, T, Boundary> sweep_plane_loader(const GlobalArray<const T, 3>& in,
                                                                                  const StepsTile& tile, int* tables) {
@@ -329,12 +349,15 @@ SMEMTILE_DEVICE int sweep_input_plane(int q, int nz) {
 
 // Sweep step q's fused steps 1 ... `steps`, each on its plane q - 1 - k R where `needed`: from the
 // step before's window into this step's window and ring (the last step: into the array). The
-// thread's run starts at (y_first, x) in the region; `outside` marks its rows outside the array.
+// thread's run starts at (y_first, x) in the region and is computed at `place`; `outside` marks its
+// rows outside the array under fill policies.
 template <class Policy, int Radius, StencilShape Shape, bool Periodic, int Phase, class T, int D, int Run, class Rings,
           class Needed, class Op, class Boundary>
 SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], const Rings& ring, int q, int steps,
-                                          const Needed& needed, int y_first, int x, int nz, unsigned outside,
-                                          const SweepRunStores<T>& stores, const Op& op, const Boundary& boundary) {
+                                          const Needed& needed, const SweepRunPlace& place, int x, int nz,
+                                          unsigned outside, const SweepRunStores<T>& stores, const Op& op,
+                                          const Boundary& boundary) {
+  const int y_first = place.y_first;
   constexpr int X = Policy::region_x;
 #pragma unroll
   for (int k = 1; k <= D; ++k) {
@@ -342,8 +365,8 @@ SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], 
     const int p = q - 1 - k * Radius;
     if (!needed(k, p)) continue;
     T values[Run];
-    sweep_register_plane<Radius, Shape, T, X, Run, Periodic, Phase>(windows[k - 1], ring(k - 1, p) + y_first * X + x, p, nz,
-                                                             op, boundary, values);
+    sweep_register_plane<Radius, Shape, T, X, Run, Periodic, Phase>(windows[k - 1], ring(k - 1, p) + place.column, place,
+                                                                    p, nz, op, boundary, values);
     if constexpr (!Boundary::maps_index) {
       if (outside != 0u)
 #pragma unroll
@@ -387,13 +410,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const int x = static_cast<int>(threadIdx.x) % X, y_first = static_cast<int>(threadIdx.x) / X * Run;
   const SweepRunStores<T> stores = sweep_run_stores<Policy, Radius, T, Run>(out, y0, x0, y_first, x);
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};
-  // Index policies rewrite the points outside the array after each sweep step (they copy other
-  // threads' points); fills give this thread's points there the fill as they are computed.
-  const bool band = steps_rewrite_outside<Boundary> && steps_region_reaches_outside<Plane>(plane_tile);
-  // (Index policies: only points within the depth's reach of the array, the only ones a kept point
-  // reads; farther ones may map outside the region.)
-  const unsigned outside =
-      periodic ? 0u : sweep_outside_rows<Run>(y0 + y_first, x0 + x, ny, nx, Boundary::maps_index ? D * Radius : 1 << 30);
+  // Fills give this thread's points outside the array the fill as they are computed.
+  const unsigned outside = Boundary::maps_index ? 0u : sweep_outside_rows<Run>(y0 + y_first, x0 + x, ny, nx, 1 << 30);
   // Step k (0: the input) needs planes [z_first - (steps - k) R, z_last - 1 + (steps - k) R].
   // (For the last step, the chunk's planes.)
   const auto needed = [&](int k, int p) {
@@ -403,6 +421,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   int* const tables = reinterpret_cast<int*>(ring.base - Radius * X + SweepRegisterRings<Policy, Radius, T>::planes *
                                                                           SweepRegisterRings<Policy, Radius, T>::stride);
   const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, plane_tile, tables);
+  // (Index policies map only points within the depth's reach of the array: farther ones may map
+  // outside the region.)
+  const SweepRunPlace place = sweep_run_place<Boundary, Run>(loader.rows, y0, x0, y_first, x, ny, nx, D * Radius);
   __syncthreads();  // the tables
   // Input plane q as one cp.async group (empty where not needed, so that groups count planes).
   const auto load = [&](int q) {
@@ -417,21 +438,16 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // by it (radius 1), else 0 with the planes moved down the registers after each step.
   constexpr int period = Radius == 1 ? 2 * Radius + 1 : 1;
   const auto sweep_step = [&](auto phase_constant, int q) {
-    constexpr int phase = decltype(phase_constant)::value, next = period == 1 ? 0 : (phase + 1) % period;
+    constexpr int phase = decltype(phase_constant)::value;
     load(q + ahead - 1);
 #pragma unroll
     for (int j = 0; j < Run; ++j)
       windows[0][sweep_slot<Radius, phase>(2 * Radius)][j] = ring(0, q - 1)[(y_first + j) * X + x];
-    sweep_register_steps<Policy, Radius, Shape, periodic, phase>(windows, ring, q, steps, needed, y_first, x, nz, outside,
+    sweep_register_steps<Policy, Radius, Shape, periodic, phase>(windows, ring, q, steps, needed, place, x, nz, outside,
                                                                 stores, op, boundary);
     if constexpr (period == 1) advance_sweep_windows<D, Radius, T, Run>(windows);
     async_copy_wait<ahead - 1>();  // plane q has landed
     __syncthreads();
-    if (band) {
-      rewrite_sweep_outside<D, Radius, next, T, X, Run>(windows, ring, q, steps, outside, loader.rows, loader.columns,
-                                                        y0, x0, y_first, x);
-      __syncthreads();
-    }
   };
   const int q_last = z_last + steps * Radius;
   for (int q = q_first; q <= q_last; q += period)
