@@ -392,6 +392,21 @@ SMEMTILE_DEVICE void for_each_phase(std::integer_sequence<int, Phases...>, const
   (void)(f(std::integral_constant<int, Phases>{}) && ...);
 }
 
+// step(phase, q) for q = first ... last: the loop unrolled by Period, the phase (q - first) % Period
+// a compile-time constant. Each phase's q is opaque to the compiler, which otherwise hoists the next
+// phase's work into this one and runs out of registers.
+template <int Period, class Step>
+SMEMTILE_DEVICE void for_each_sweep_step(int first, int last, const Step& step) {
+  for (int q = first; q <= last; q += Period)
+    for_each_phase(std::make_integer_sequence<int, Period>{}, [&](auto phase) {
+      int q_phase = q + decltype(phase)::value;
+      if (q_phase > last) return false;
+      asm volatile("" : "+r"(q_phase));
+      step(phase, q_phase);
+      return true;
+    });
+}
+
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_registers_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op,
@@ -449,15 +464,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     async_copy_wait<ahead - 1>();  // plane q has landed
     __syncthreads();
   };
-  const int q_last = z_last + steps * Radius;
-  for (int q = q_first; q <= q_last; q += period)
-    for_each_phase(std::make_integer_sequence<int, period>{}, [&](auto phase) {
-      int q_phase = q + decltype(phase)::value;
-      if (q_phase > q_last) return false;
-      asm volatile("" : "+r"(q_phase));  // (keeps the next phase's work from being hoisted into this one)
-      sweep_step(phase, q_phase);
-      return true;
-    });
+  for_each_sweep_step<period>(q_first, z_last + steps * Radius, sweep_step);
 }
 
 #endif  // __CUDACC__
