@@ -15,8 +15,8 @@
 // image computed like any other from wrapped input): a fill policy's neighbour is the fill, an
 // index policy's the plane it maps to, which lies within R of the point and so in the registers.
 // Outside the array in x and y, fill policies (zero, constant) give the thread's own points there
-// the fill as they are computed; index policies (clamp, reflect) give them the value of the point
-// they map to after a second barrier (each thread its own points, in shared memory and registers).
+// the fill as they are computed; index policies (clamp, reflect) compute them where they map to
+// (SweepRunPlace), so they hold that point's value with no rewrite and no second barrier.
 #pragma once
 
 #include "stencil_sweep.cuh"  // StencilSweepPolicy, SweepPlanePolicy, StepsTile
