@@ -19,6 +19,7 @@
 
 #define SMEMTILE_BENCH_NAME "host_cost_bench"
 #include "bench_common.cuh"  // CUDA_CHECK
+#include "stencil_ops.cuh"   // Heat7
 
 #include <algorithm>
 #include <chrono>
@@ -44,13 +45,6 @@ struct Heat2D {  // 5-point heat step
   template <class N>
   __device__ float operator()(const N& n) const {
     return n(0, 0) + 0.1f * (n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4.0f * n(0, 0));
-  }
-};
-struct Heat3D {  // 7-point heat step
-  template <class N>
-  __device__ float operator()(const N& n) const {
-    return n(0, 0, 0) + 0.1f * (n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) -
-                                6.0f * n(0, 0, 0));
   }
 };
 struct Sum3 {
@@ -154,14 +148,14 @@ int main() {
       {"device_stencil 3D 7-point, 32^3", [&](int i) {
          require(smemtile::device_stencil<1, StencilShape::star>(
                      smemtile::make_global_volume<const float>(a3[i & 1], n3, n3, n3),
-                     smemtile::make_global_volume(a3[~i & 1], n3, n3, n3), b::clamp, Heat3D{}, stream),
+                     smemtile::make_global_volume(a3[~i & 1], n3, n3, n3), b::clamp, Heat7{}, stream),
                  "3D");
        }},
       {"device_stencil 3D 7-point, 32^3, cp.async forced", [&](int i) {
          require(smemtile::device_stencil<1, StencilShape::star>(
                      smemtile::StencilForcedLoader<smemtile::StencilLoader::cp_async>{},
                      smemtile::make_global_volume<const float>(a3[i & 1], n3, n3, n3),
-                     smemtile::make_global_volume(a3[~i & 1], n3, n3, n3), b::clamp, Heat3D{}, stream),
+                     smemtile::make_global_volume(a3[~i & 1], n3, n3, n3), b::clamp, Heat7{}, stream),
                  "3D cp.async");
        }},
       {"device_transpose float 64^2", [&](int i) {

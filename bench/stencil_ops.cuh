@@ -1,4 +1,5 @@
-// Stencil ops both stencil benchmarks run (bench/stencil_bench.cu, bench/stencil_steps_bench.cu).
+// Stencil ops the stencil benchmarks run (bench/stencil_bench.cu, bench/stencil_steps_bench.cu,
+// bench/host_cost_bench.cu), and the stencil SASS test compiles (tests/device/stencil_sass_kernels.cu).
 // `n` is a neighbourhood: n(dx), n(dy, dx) or n(dz, dy, dx), and n.center(); the value type follows
 // it (T for the implementations, double for a host reference). abs_sum: the sum of the weights'
 // magnitudes, for an error bound.
@@ -37,6 +38,16 @@ struct Box27 {  // 3D 27-point box: the mean of the 3 x 3 x 3 neighbourhood
 #pragma unroll
         for (int dx = -1; dx <= 1; ++dx) sum += n(dz, dy, dx);
     return sum * V(1.0 / 27.0);
+  }
+};
+
+
+struct Heat7 {  // 3D heat step, 7 points
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    return n(0, 0, 0) + V(0.1) * (n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) -
+                                  V(6) * n(0, 0, 0));
   }
 };
 
