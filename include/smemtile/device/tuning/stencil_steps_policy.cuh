@@ -204,9 +204,9 @@ struct StencilSweepPolicy {
 };
 
 /// Whether index i of an axis of n elements lies within `reach` of the array (inside included). A
-/// register sweep under clamp or reflect rewrites the points outside the array that are near it on
-/// both axes, reach being the pass's depth x R: no point the pass keeps reads a farther one, and a
-/// farther one may map outside the block's region.
+/// register sweep under clamp or reflect computes the points outside the array that are near it on
+/// both axes where they map to, reach being the pass's depth x R: no point the pass keeps reads a
+/// farther one, and a farther one may map outside the block's region.
 SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_near(int i, int n, int reach) { return i >= -reach && i < n + reach; }
 
 /// Whether P is a StencilSweepPolicy.
@@ -276,12 +276,13 @@ SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_wave_share(long long blocks,
 /// Whether a sweep with Policy over the volume is expected to beat single steps on
 /// `multiprocessors`: the gain over single steps with every wave full (`gain_over_single`),
 /// discounted by the share of the GPU its waves keep busy, is at least 1; with `whole_wave`, its
-/// blocks must also fill every multiprocessor's Policy::min_blocks slots. (A 256^3 double sweep:
-/// 320 blocks on 264 slots, 61% busy, measured 0.76x the copy per step against single steps' 0.88x.)
+/// blocks must also fill every multiprocessor's Policy::min_blocks slots. (A 256^3 double sweep of
+/// the planes scheme, depth 2: 320 blocks on 264 slots, 61% busy, measured 0.76x the copy per step
+/// against single steps' 0.88x.)
 /// The dispatch asks clamp and reflect for a whole wave: on volumes smaller than that most blocks
-/// reach outside the array and rewrite a band after a second barrier, which the gain, measured at
-/// 512^3, does not hold (256^3 floats, H100, probe: clamp 0.63 swept against 0.82 as single steps,
-/// where zero sweeps at 0.98 against 0.82).
+/// reach outside the array and compute their outside points where they map to, which the gain,
+/// measured at 512^3, does not hold (256^3 floats, H100, 64 steps: clamp 0.83 swept against 0.87
+/// as single steps, where zero sweeps at 1.19 against 0.87; NVBench at a8ff44b).
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radius, long long depth, long long rows,
                                                         long long cols, int multiprocessors, double gain_over_single,
@@ -301,8 +302,9 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// gain_over_single: the sweep over single steps with every wave full, H100, 512^3, zero's (fill
 /// policies and periodic write no band; periodic measured at or above zero), divided by the wave
 /// share there (floats 1584 blocks on 264 slots, 1.0; doubles 3520 on 264, 0.952);
-/// gain_over_single_rewrites the same for clamp (and reflect: each sweep step rewrites the points
-/// outside the array after a second barrier). `reference_bandwidth`: the H100's peak DRAM bandwidth
+/// gain_over_single_rewrites the same for clamp (and reflect), whose edge blocks compute their points
+/// outside the array where those map to (measured before a8ff44b, when they rewrote them after a
+/// second barrier: a lower bound). `reference_bandwidth`: the H100's peak DRAM bandwidth
 /// at that measurement (HBM3: 2619 MHz, 5120 bits), which stencil_sweep_gain scales the gains by.
 /// unaligned_type: the sweep where rows are not 16-byte aligned (its planes load by 4-byte units):
 /// floats on 64 x 64 planes, one block of 512 threads. Floats at 503 x 517 x 499, 64 steps (zero /
