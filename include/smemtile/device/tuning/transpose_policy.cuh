@@ -345,7 +345,10 @@ struct NarrowRegisterShape {
   static constexpr int per_chunk = 16 / E;                             // records per thread and item
   static constexpr int items = records / (Policy::threads * per_chunk);
   static constexpr int chunks = records * k / per_chunk;  // 16-byte chunks of the flat side
-  static constexpr int slots = record_chunk_slots(chunks, k);
+  /// where split_block stages the segment after its block's (for windows of unaligned channel
+  /// rows), past both the staged records and the staged channels (k rows of chunks / k + 1 slots)
+  static constexpr int next_slot = record_chunk_slots(chunks, k) > chunks + k ? record_chunk_slots(chunks, k) : chunks + k;
+  static constexpr int slots = next_slot + k;
   static_assert(E <= 8, "narrow register policies: elements of 1 to 8 bytes (16-byte ones move as records already)");
   static_assert(k >= 1 && k <= transpose_register_narrow_max,
                 "narrow register policies: the narrow extent (Cols of narrow_rows_registers, Rows of "
