@@ -211,6 +211,13 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
 
+/// Whether narrow_cols_registers takes the second window of an unaligned channel chunk from the
+/// next lane (shuffles) rather than loading it again: halves the windows' L2 reads, at about 14
+/// more registers, which costs k <= 6 a block per multiprocessor. H200, k x (2^24 - 3), % of
+/// cudaMemcpy, loads / shuffles, one run: k = 8 bytes 89.7 / 97.2, floats 86.7 / 95.9; k = 7 floats
+/// 89.7 / 95.4; k = 6 bytes 100.7 / 88.5, floats 92.9 / 88.3 (docs/tuning.md, "narrow register algorithms").
+SMEMTILE_HOST_DEVICE constexpr bool narrow_register_shuffled_windows(int k) { return k >= 7; }
+
 /// The warps of the default realigned_rows tile: 16 (tiles of 128 columns, 512 threads) for 1- and
 /// 2-byte elements, 8 for 4-byte ones (a 512-byte row would need 33 lanes' chunks). H100 / H200, one
 /// run each, % of cudaMemcpy at 8191 x 8193 against 8 warps: bytes 88.4 / 79.7 against 84.9 / 77.3,
