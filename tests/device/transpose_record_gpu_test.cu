@@ -289,6 +289,15 @@ void run_registers(int cases) {
         if (odd == 1 && alignof(T) < sizeof(T)) (tall ? c.out_shift : c.in_shift) = static_cast<int>(alignof(T));
         run_case<T>(c, rng, true);
       }
+      // channel rows off 16 bytes (a pitch of n + 1, padding poisoned) where the run ends at a full
+      // block, one record after it, and less than a 16-byte segment after it: the last full block
+      // then has no next segment to complete its last window from
+      const int records = smemtile::narrow_register_records(E, k);
+      for (const int n : {2 * records, 2 * records + 1, 2 * records + 16 / E - 1}) {
+        const int ld = n + 1;
+        Case c{tall ? n : k, tall ? k : n, tall ? k : ld, tall ? ld : k, 1, 0, 0, 0, 0};
+        run_case<T>(c, rng, true);
+      }
     }
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
