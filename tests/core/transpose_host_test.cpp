@@ -810,6 +810,51 @@ TEST_CASE("realigned_chunk_row: the tiles down an output row write each row once
   }
 }
 
+// The narrow register kernels' channel rows off 16 bytes. Splitting: the full blocks of a run (the
+// first with the row's head) write every byte of the row before the short block once and never
+// reach past the row (its pitch padding is the caller's); the short block, element by element,
+// covers the rest. Merging: an interior block's windows (two per segment, from the aligned address
+// at or before its first record) lie inside the row. For every row phase, element size and run
+// length around the block and segment boundaries.
+TEST_CASE("narrow register windows: split blocks write each byte of a row once, merge blocks read inside it",
+          "[transpose][policy][records]") {
+  for (int e : {1, 2, 4, 8}) {
+    const int v = 16 / e;  // records per segment
+    for (int records : {v, 2 * v, 8 * v}) {
+      const int windows = records * e / 16;
+      for (int n = records; n <= 4 * records + 2 * v + 1; ++n)
+        for (int phase = 0; phase < 16; ++phase) {
+          INFO("e " << e << " records " << records << " n " << n << " phase " << phase);
+          const int d = (16 - phase) & 15, bytes = n * e;
+          std::vector<int> written(bytes + 32, 0);  // 16 guard bytes either side
+          const auto write = [&](int from, int count) {
+            for (int b = from; b < from + count; ++b) ++written[b + 16];
+          };
+          const int full = n / records;
+          for (int first = 0; first + records <= n; first += records) {
+            const bool has_next = smemtile::narrow_block_has_next(first, records, v, n);
+            if (first == 0) write(0, d);
+            for (int j = 0; j < windows; ++j)
+              write(first * e + d + 16 * j, smemtile::narrow_split_window_whole(j, windows, d, has_next) ? 16 : 16 - d);
+            if (smemtile::narrow_block_interior(first, records, v, n)) {
+              // the merge reads windows from the aligned address at or before the block's first record
+              const int a = (phase + first * e) & 15, lo = first * e - a, hi = lo + 16 * (windows + 1);
+              CHECK(lo >= 0);
+              CHECK(hi <= bytes);
+            }
+          }
+          const int tail = full * records * e;
+          for (int b = -16; b < bytes + 16; ++b) {
+            const int w = written[b + 16];
+            if (b < 0 || b >= bytes) CHECK(w == 0);      // nothing outside the row
+            else if (b < tail) CHECK(w == 1);            // the full blocks: each byte once
+            else CHECK(w <= 1);                          // the short block's records (it writes them all)
+          }
+        }
+    }
+  }
+}
+
 TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-of-two records, else 32 KB",
           "[transpose][policy][records]") {
   using smemtile::narrow_record_tile_bytes;

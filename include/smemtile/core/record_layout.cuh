@@ -111,6 +111,29 @@ SMEMTILE_HOST_DEVICE constexpr int record_chunk_slots(int chunks, int k) {
   return chunks + chunks / k;
 }
 
+/// The narrow register kernels' channel rows that are off 16 bytes. A run of `extent` records moves
+/// in blocks of `records` (the last one shorter, element by element); segments are 16 bytes of a
+/// channel, `per_chunk` records. Block `first` (its first record) of a merge reads each row's
+/// aligned windows from 16 bytes before its records to 16 bytes after them; it is interior (no
+/// window reaches outside the row) unless it is the run's first or its run ends within a segment.
+SMEMTILE_HOST_DEVICE constexpr bool narrow_block_interior(int first, int records, int per_chunk, int extent) {
+  return first > 0 && first + records + per_chunk <= extent;
+}
+
+/// Whether the run has a whole segment after block `first`: a split block then completes its last
+/// window of every channel row from it.
+SMEMTILE_HOST_DEVICE constexpr bool narrow_block_has_next(int first, int records, int per_chunk, int extent) {
+  return first + records + per_chunk <= extent;
+}
+
+/// Whether a split block stores its window j (of `windows`) whole, in a channel row whose next
+/// 16-byte boundary lies d bytes into the block's run: window j is block bytes [d + 16 j, d + 16 j +
+/// 16); the last one, where the run has no next segment, goes out as the block's own first 16 - d
+/// bytes only (the run's first block also stores the row's head, its bytes [0, d)).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_split_window_whole(int j, int windows, int d, bool has_next) {
+  return d == 0 || has_next || j < windows - 1;
+}
+
 /// Whether record_chunk_slot's 16-byte accesses are conflict-free under the bank model for records
 /// of k elements: lane l reading chunk i of segment first + l (i < k), and, unless k is an even
 /// number other than a power of two, lane l writing chunk first + l.

@@ -18,7 +18,7 @@
 #include "../../block/realign.cuh"        // bytes_across
 #include "../../block/record_registers.cuh" // split_records, merge_records, stage_chunk_async, store_chunk
 #include "../../block/thread_group.cuh"     // FixedThreadBlock
-#include "../../core/record_layout.cuh"     // record_chunk_slot
+#include "../../core/record_layout.cuh"     // record_chunk_slot, narrow_block_interior, narrow_split_window_whole
 #include "../tuning/transpose_policy.cuh"   // TransposeAlgorithm, TransposePolicy, NarrowRegisterShape
 
 namespace smemtile {
@@ -158,7 +158,7 @@ SMEMTILE_DEVICE void store_channels_unaligned(const uint4 (&channels)[Shape::ite
     for (int u = 0; u < Shape::items; ++u) {
       const int j = u * T + t;  // window j: bytes [d + 16 j, d + 16 j + 16) of the block's run
       const uint4 window = bytes_across(chunks[j], chunks[j + 1], d);
-      if (d == 0 || has_next || j < W - 1) store_chunk(row + d + 16 * j, window);
+      if (narrow_split_window_whole(j, W, d, has_next)) store_chunk(row + d + 16 * j, window);
       else store_chunk_prefix(row + d + 16 * j, window, 16 - d);
     }
   }
@@ -275,10 +275,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     move_records_by_element<K>(src, dst, count, ld_channels, Shape::split, FixedThreadBlock<T>{});
   } else if constexpr (Shape::split) {
     split_block<Shape, T>(src, dst, ld_channels, channels_aligned, first == 0,
-                          first + Shape::records + Shape::per_chunk <= extent, stage);
+                          narrow_block_has_next(first, Shape::records, Shape::per_chunk, extent), stage);
   } else {
     merge_block<Shape, T>(src, in + matrix * stride_in, extent, dst, ld_channels, channels_aligned,
-                          first > 0 && first + Shape::records + Shape::per_chunk <= extent, stage);
+                          narrow_block_interior(first, Shape::records, Shape::per_chunk, extent), stage);
   }
 }
 
