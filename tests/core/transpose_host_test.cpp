@@ -10,6 +10,7 @@
 #include <smemtile/smemtile.cuh>
 
 #include <algorithm>
+#include <climits>
 #include <set>
 #include <string>
 #include <utility>
@@ -914,6 +915,13 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
     }
   CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 3, 16), true, 1));  // 16-byte elements: records already
   CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 9, 4), true, 1));   // wider than 8
+  // The kernels add a segment (up to 16 records) past a block in int arithmetic: N up to INT_MAX - 16.
+  const long long largest = INT_MAX - 16LL;
+  CHECK(smemtile::narrow_registers_apply(split(largest - largest % 16, 1, 1), true, 1));
+  CHECK(smemtile::narrow_registers_apply(split(largest, 1, 1), true, 1));
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(largest + 1, 1, 1), true, 1));
+  CHECK_FALSE(smemtile::narrow_registers_apply(TransposeSelectionInput{1, INT_MAX, 1, 1, INT_MAX, 1, 0, 0, 0x10000, 0x20000},
+                                               false, 1));
 }
 
 TEST_CASE("record_chunk_slot: a bijection onto record_chunk_slots slots, conflict-free", "[transpose][records]") {

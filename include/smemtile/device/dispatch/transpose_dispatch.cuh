@@ -83,8 +83,9 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
   const TransposeSelectionInput shape = selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
   if ((Shape::split ? cols : rows) != Shape::k || !narrow_registers_apply(shape, Shape::split, 1))
     return failed_launch(cudaErrorInvalidValue,
-                         "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K "
-                         "and the records contiguous (pitch K), their pointer and batch stride 16-byte aligned");
+                         "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K, "
+                         "the records contiguous (pitch K), their pointer and batch stride 16-byte aligned, and "
+                         "at most INT_MAX - 16 of them");
   const int n = Shape::split ? rows : cols;
   const long long runs = (n + Shape::records - 1) / Shape::records;
   if (runs * batch > 2147483647LL)

@@ -4,6 +4,8 @@
 /// tests run it. The measurements behind the thresholds: docs/tuning.md.
 #pragma once
 
+#include <climits>                          // INT_MAX
+
 #include "../../config.cuh"                 // SMEMTILE_HOST_DEVICE
 #include "../../core/batch_layout.cuh"      // batch_tiles_fit
 #include "../../core/record_layout.cuh"     // record_capacity
@@ -48,8 +50,9 @@ SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long 
 /// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K at most
 /// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K) with
 /// their pointer and batch stride 16-byte aligned, and N at least `records_per_block` (one full
-/// block; a run's last, shorter block moves element by element). The channel rows may start
-/// anywhere: aligned ones move in 16-byte accesses directly, others through aligned windows.
+/// block; a run's last, shorter block moves element by element) and at most INT_MAX - 16 (the
+/// kernels look a segment past a block in int arithmetic). The channel rows may start anywhere:
+/// aligned ones move in 16-byte accesses directly, others through aligned windows.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
   const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
@@ -57,7 +60,7 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelect
   const long long stride_flat = split ? in.stride_in : in.stride_out;
   const unsigned long long flat = split ? in.in_address : in.out_address;
   return in.elem_bytes <= 8 && k >= 1 && k <= transpose_register_narrow_max && ld_flat == k && flat % 16 == 0 &&
-         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block;
+         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
 }
 
 /// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
