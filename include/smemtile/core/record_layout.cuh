@@ -113,17 +113,17 @@ SMEMTILE_HOST_DEVICE constexpr int record_chunk_slots(int chunks, int k) {
 
 /// The narrow register kernels' channel rows that are off 16 bytes. A run of `extent` records moves
 /// in blocks of `records` (the last one shorter, element by element); segments are 16 bytes of a
-/// channel, `per_chunk` records. Block `first` (its first record) of a merge reads each row's
-/// aligned windows from 16 bytes before its records to 16 bytes after them; it is interior (no
-/// window reaches outside the row) unless it is the run's first or its run ends within a segment.
-SMEMTILE_HOST_DEVICE constexpr bool narrow_block_interior(int first, int records, int per_chunk, int extent) {
-  return first > 0 && first + records + per_chunk <= extent;
-}
-
-/// Whether the run has a whole segment after block `first`: a split block then completes its last
-/// window of every channel row from it.
+/// channel, `per_chunk` records. Whether the run has a whole segment after block `first` (its first
+/// record): a split block then completes its last window of every channel row from it.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_block_has_next(int first, int records, int per_chunk, int extent) {
   return first + records + per_chunk <= extent;
+}
+
+/// Whether a merge block is interior: it reads each row's aligned windows from 16 bytes before its
+/// records to 16 bytes after them, all inside the row unless it is the run's first block or has no
+/// next segment.
+SMEMTILE_HOST_DEVICE constexpr bool narrow_block_interior(int first, int records, int per_chunk, int extent) {
+  return first > 0 && narrow_block_has_next(first, records, per_chunk, extent);
 }
 
 /// Whether a split block stores its window j (of `windows`) whole, in a channel row whose next
