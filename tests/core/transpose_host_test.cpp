@@ -640,9 +640,10 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
       CHECK(select(k, 1 << 24, 1, e) == (e <= 8 ? A::narrow_cols_registers : A::narrow_cols));  // k x 2^24
       CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
-    for (int k : {9, 16, 32}) {
-      CHECK(select(k, 1 << 24, 1, e) == A::narrow_cols);
-      CHECK(select(1 << 24, k, 1, e) == A::narrow_rows);
+    for (int k : {9, 12, 16, 24, 32}) {  // channel groups where a record is whole 16-byte chunks, else records
+      const bool groups = e <= 8 && k * e % 16 == 0;
+      CHECK(select(k, 1 << 24, 1, e) == (groups ? A::narrow_cols_registers : A::narrow_cols));
+      CHECK(select(1 << 24, k, 1, e) == (groups ? A::narrow_rows_registers : A::narrow_rows));
     }
     CHECK(select(1 << 20, 8, 8, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // not a small batch
     // dense, aligned batches of whole register tiles take them (1- to 8-byte elements); 33 x 31 is
@@ -663,11 +664,17 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
     CHECK(select(8191, 8193, 1, e) ==
           (e <= 2 ? A::realigned_rows : e >= 8 || (8191 * e) % 16 != 0 ? A::padded_elements : A::register_blocks));
   }
-  // the narrow threshold: 32 is narrow, 33 and more take the large tiles; 65 rows are not small
-  CHECK(select(100000, 32, 1, 4) == A::narrow_rows);
+  // the narrow threshold: 32 is narrow, 33 and more take the large tiles; 65 rows are not small.
+  // 32 floats are whole chunks: channel groups (any channel rows for 4-byte elements); 32 halves
+  // split into rows off 16 bytes, but merge from them only where they are 16-byte aligned
+  CHECK(select(100000, 32, 1, 4) == A::narrow_rows_registers);
+  CHECK(select(100001, 32, 1, 4) == A::narrow_rows_registers);
+  CHECK(select(100001, 32, 1, 2) == A::narrow_rows_registers);
   CHECK(select(100000, 9, 1, 4) == A::narrow_rows);
   CHECK(select(100000, 33, 1, 4) == A::register_blocks);
-  CHECK(select(32, 100000, 1, 4) == A::narrow_cols);
+  CHECK(select(32, 100000, 1, 4) == A::narrow_cols_registers);
+  CHECK(select(32, 100001, 1, 4) == A::narrow_cols_registers);
+  CHECK(select(32, 100001, 1, 2) == A::narrow_cols);
   CHECK(select(33, 100000, 1, 4) == A::padded_elements);  // output rows of 132 bytes: not 16-byte aligned
   CHECK(select(40, 100000, 1, 4) == A::register_blocks);
   CHECK(select(65, 20, 7, 4) == A::narrow_rows);
@@ -709,6 +716,53 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(aligned_out(496, 1000, 1, 1008) == A::realigned_rows);
   CHECK(aligned_out(480, 1000, 1, 1008) == A::register_blocks);  // under one tile's rows
   CHECK(aligned_out(20000, 600, 4, 601) == A::register_blocks);  // 4-byte elements keep the register blocks
+}
+
+// Channel groups: K 9..32 where a record is whole 16-byte chunks. Channel rows off 16 bytes: written
+// in shifted windows for every element size, read element by element for 4- and 8-byte elements
+// only (1- and 2-byte ones then take narrow_cols).
+TEST_CASE("select_transpose_algorithm: channel groups (K 9..32, whole 16-byte chunks)", "[transpose][policy][records]") {
+  using A = smemtile::TransposeAlgorithm;
+  using smemtile::TransposeSelectionInput;
+  const long long n = 1 << 22;
+  CHECK(select(12, n, 1, 4) == A::narrow_cols_registers);  // 12 floats: three chunks
+  CHECK(select(n, 12, 1, 4) == A::narrow_rows_registers);
+  CHECK(select(n, 9, 1, 4) == A::narrow_rows);             // 9 floats: not whole chunks
+  CHECK(select(16, n, 1, 1) == A::narrow_cols_registers);  // 16 bytes: one chunk
+  CHECK(select(12, n, 1, 1) == A::narrow_cols);
+  CHECK(select(n, 24, 1, 2) == A::narrow_rows_registers);
+  CHECK(select(n, 10, 1, 8) == A::narrow_rows_registers);
+  // the output's channel rows (split) off 16 bytes: pitch, pointer
+  CHECK(select(n, 12, 1, 4, 0, n + 1) == A::narrow_rows_registers);
+  CHECK(select(n, 12, 1, 4, 4) == A::narrow_rows_registers);
+  CHECK(select(n, 10, 1, 8, 8) == A::narrow_rows_registers);
+  CHECK(select(n, 16, 1, 2, 0, n + 1) == A::narrow_rows_registers);
+  CHECK(select(n, 16, 1, 2, 2) == A::narrow_rows_registers);
+  CHECK(select(n, 16, 1, 1, 0, n + 1) == A::narrow_rows_registers);
+  // the input's channel rows (merge) off 16 bytes: pointer, pitch
+  const auto merge = [&](long long k, int e, long long ld_in, unsigned long long in) {
+    return smemtile::select_transpose_algorithm(TransposeSelectionInput{k, n, 1, e, ld_in, k, 0, 0, in, 0x20000});
+  };
+  CHECK(merge(12, 4, n, 0x10004) == A::narrow_cols_registers);
+  CHECK(merge(12, 4, n + 1, 0x10000) == A::narrow_cols_registers);
+  CHECK(merge(16, 1, n, 0x10001) == A::narrow_cols);
+  CHECK(merge(16, 2, n + 1, 0x10000) == A::narrow_cols);
+  CHECK(merge(16, 2, n, 0x10000) == A::narrow_cols_registers);
+  // the records (the output here) must stay 16-byte aligned whatever the element size
+  CHECK(smemtile::select_transpose_algorithm(TransposeSelectionInput{12, n, 1, 4, n, 12, 0, 0, 0x10000, 0x20004}) ==
+        A::narrow_cols);
+  // one full block (512 records of 12 floats) and no less
+  CHECK(select(512, 12, 1, 4) == A::narrow_rows_registers);
+  CHECK(select(511, 12, 1, 4, 0, 512) == A::narrow_rows);  // channel rows aligned, one record short
+  // a batch: the channel rows' stride keeps them aligned or (4-byte elements) need not
+  CHECK(select(n, 12, 3, 4) == A::narrow_rows_registers);
+  const auto batch = [&](long long k, int e, long long stride_out) {
+    return smemtile::select_transpose_algorithm(
+        TransposeSelectionInput{n, k, 3, e, k, n, n * k, stride_out, 0x10000, 0x20000});
+  };
+  CHECK(batch(12, 4, n * 12 + 1) == A::narrow_rows_registers);
+  CHECK(batch(16, 2, n * 16 + 8) == A::narrow_rows_registers);
+  CHECK(batch(16, 2, n * 16 + 1) == A::narrow_rows_registers);  // splitting: any element size
 }
 
 TEST_CASE("RealignedRowsShape: the tiles of realigned_rows and their invariants", "[transpose][policy][realigned]") {
@@ -876,6 +930,68 @@ TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-
   STATIC_REQUIRE(smemtile::TransposePolicyCheck<P24, 16>::ok);
 }
 
+namespace {
+// Channel groups (k 9..32): taken exactly where a record is whole 16-byte chunks
+// (narrow_register_extent); channel rows off 16 bytes (pointer, pitch, batch stride) only for 4-
+// and 8-byte elements (element by element), 1- and 2-byte ones then taking the records.
+void check_narrow_register_groups() {
+  using smemtile::TransposeSelectionInput;
+  const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
+    return TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
+  };
+  const auto merge = [](long long n, long long k, int e) {  // k x N -> N x k, dense, aligned
+    return TransposeSelectionInput{k, n, 1, e, n, k, n * k, n * k, 0x10000, 0x20000};
+  };
+  const auto apply = [](const TransposeSelectionInput& in, bool split_side) {
+    return smemtile::narrow_registers_apply(in, split_side, 1);
+  };
+  for (int e : {1, 2, 4, 8})
+    for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_register_group_max; ++k) {
+      INFO("e " << e << " k " << k);
+      const int v = 16 / e, records = smemtile::narrow_register_records(e, k);
+      const bool groups = k * e % 16 == 0, any_channels = e >= 4;  // merging reads rows off 16 bytes
+      CHECK(smemtile::narrow_register_extent(e, k) == groups);
+      CHECK(records * k * e <= 48 * 1024);  // the staged block fits static shared memory
+      CHECK((records / v) % 32 == 0);       // whole warps of segments
+      CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records) == groups);
+      CHECK(smemtile::narrow_registers_apply(merge(records, k, e), false, records) == groups);
+      if (!groups) continue;
+      CHECK_FALSE(smemtile::narrow_registers_apply(split(records - v, k, e), true, records));  // a segment short
+      CHECK_FALSE(smemtile::narrow_registers_apply(merge(records - v, k, e), false, records));
+      TransposeSelectionInput odd = split(records, k, e);
+      odd.out_address += e;  // channel rows off 16 bytes
+      odd.ld_out += 1;
+      CHECK(apply(odd, true));  // splitting writes rows off 16 bytes for every element size
+      odd = split(records, k, e);
+      odd.ld_out += 1;  // the pitch alone
+      CHECK(apply(odd, true));
+      odd = merge(records, k, e);
+      odd.in_address += e;
+      odd.ld_in += 1;
+      CHECK(apply(odd, false) == any_channels);
+      odd = merge(records, k, e);
+      odd.in_address += e;  // the pointer alone
+      CHECK(apply(odd, false) == any_channels);
+      odd.out_address += e;  // the records off 16 bytes: never
+      CHECK_FALSE(apply(odd, false));
+      TransposeSelectionInput batch = split(records, k, e);
+      batch.batch = 3;
+      CHECK(apply(batch, true));
+      batch.stride_out += v;  // a gap of 16 bytes keeps them aligned
+      CHECK(apply(batch, true));
+      batch.stride_out += 1;  // the second matrix's channel rows off 16 bytes
+      CHECK(apply(batch, true));
+      batch = merge(records, k, e);
+      batch.batch = 3;
+      CHECK(apply(batch, false));
+      batch.stride_in += 1;
+      CHECK(apply(batch, false) == any_channels);
+      batch.stride_out += 1;  // the second matrix's records off 16 bytes: never
+      CHECK_FALSE(apply(batch, false));
+    }
+}
+}  // namespace
+
 TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligned, one full block", "[transpose][policy][records]") {
   using smemtile::TransposeSelectionInput;
   const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
@@ -913,8 +1029,14 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
       CHECK(smemtile::narrow_registers_apply(merge, false, records));
       CHECK_FALSE(smemtile::narrow_registers_apply(merge, true, 1));  // its cols are not k
     }
+  check_narrow_register_groups();
   CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 3, 16), true, 1));  // 16-byte elements: records already
-  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 9, 4), true, 1));   // wider than 8
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 9, 4), true, 1));   // over 8, not whole 16-byte chunks
+  CHECK(smemtile::narrow_registers_apply(split(1 << 20, 12, 4), true, 1));        // three chunks: a channel group
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 33, 1), true, 1));  // over transpose_register_group_max
+  for (int e : {1, 2, 4, 8})  // 40 elements (whole chunks but for bytes): still over the group maximum
+    CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 40, e), true, 1));
+  CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 48, 1), true, 1));
   // The kernels add a segment (up to 16 records) past a block in int arithmetic: N up to INT_MAX - 16.
   const long long largest = INT_MAX - 16LL;
   CHECK(smemtile::narrow_registers_apply(split(largest - largest % 16, 1, 1), true, 1));
@@ -925,19 +1047,28 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
 }
 
 TEST_CASE("record_chunk_slot: a bijection onto record_chunk_slots slots, conflict-free", "[transpose][records]") {
-  for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k) {
-    INFO("k " << k);
+  for (int k = 1; k <= smemtile::transpose_register_group_max; ++k) {
     CHECK(smemtile::record_chunk_conflict_free(k));
-    const int chunks = 256 * k * 2;
-    std::vector<int> seen(static_cast<std::size_t>(smemtile::record_chunk_slots(chunks, k)), 0);
-    for (int q = 0; q < chunks; ++q) {
-      const int s = smemtile::record_chunk_slot(q, k);
-      REQUIRE(s >= 0);
-      REQUIRE(s < static_cast<int>(seen.size()));
-      CHECK(seen[static_cast<std::size_t>(s)]++ == 0);
+    // the blocks' runs: 256 segments x 2 (k <= 8), 128 and 64 segments x 2 and x 3 (channel groups)
+    for (const int chunks : {256 * k * 2, 128 * k * 2, 64 * k * 3}) {
+      INFO("k " << k << " chunks " << chunks);
+      CHECK(smemtile::record_chunk_slots_one_to_one(chunks, k));
+      std::vector<int> seen(static_cast<std::size_t>(smemtile::record_chunk_slots(chunks, k)), 0);
+      for (int q = 0; q < chunks; ++q) {
+        const int s = smemtile::record_chunk_slot(q, k);
+        REQUIRE(s >= 0);
+        REQUIRE(s < static_cast<int>(seen.size()));
+        CHECK(seen[static_cast<std::size_t>(s)]++ == 0);
+      }
     }
   }
-  CHECK_FALSE(smemtile::record_chunk_conflict_free(16));  // why the register algorithms stop at 8
+  // even k >= 8 XOR by the segment: 16 (and every k up to transpose_register_group_max) is
+  // conflict-free, which lets the channel groups stage through record_chunk_slot
+  CHECK(smemtile::record_chunk_conflict_free(16));
+  for (int q = 0; q < 4096; ++q) {  // k = 8 keeps its rule (a segment is one aligned group of eight)
+    INFO("q " << q);
+    CHECK(smemtile::record_chunk_slot(q, 8) == (q ^ ((q >> 3) & 7)));
+  }
 }
 
 TEST_CASE("record_pitch: a whole odd number of words, at least k, and conflict-free columns", "[transpose][records]") {

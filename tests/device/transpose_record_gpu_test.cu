@@ -105,23 +105,29 @@ Case batch_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   return c;
 }
 
-// A case for the narrow register algorithms: K in 1..8, the records contiguous and 16-byte aligned,
-// N from one block's run to a few runs (often not a whole number of them, so the last block of a
-// run moves element by element), sometimes up to 10^6; channel rows aligned (pitch a multiple of 16
-// bytes) or not (any pitch from N, the channel pointer moved by whole elements); batches of 1..3.
+// A case for the narrow register algorithms: K in 1..8, or one time in five a channel group (K in
+// 9..32 a multiple of 16 / elem_bytes), the records contiguous and 16-byte aligned, N from one
+// block's run to a few runs (often not a whole number of them, so the last block of a run moves
+// element by element), sometimes up to 10^6; channel rows aligned (pitch a multiple of 16 bytes) or
+// not (any pitch from N, the channel pointer moved by whole elements; channel groups of 1- and
+// 2-byte elements need them aligned); batches of 1..3.
 Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   Case c{};
-  const int k = uniform(rng, 1, smemtile::transpose_register_narrow_max);
   const int vector = 16 / elem_bytes;
+  const bool group = uniform(rng, 0, 4) == 0;
+  const int k = group ? vector * uniform(rng, smemtile::transpose_register_narrow_max / vector + 1,
+                                         smemtile::transpose_register_group_max / vector)
+                      : uniform(rng, 1, smemtile::transpose_register_narrow_max);
   const int records = smemtile::narrow_register_records(elem_bytes, k);
   const long long max_elements = (48LL << 20) / elem_bytes;
   int n = uniform(rng, 0, 9) == 0 ? uniform(rng, 100000, 1000000) : uniform(rng, records, 3 * records + 100);
   if (uniform(rng, 0, 3) == 0) n = (n + vector - 1) / vector * vector;
   n = static_cast<int>(std::max<long long>(records, std::min<long long>(n, max_elements / k)));
-  const bool aligned = uniform(rng, 0, 1) == 0;
+  const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
+  // merging channel groups of 1- and 2-byte elements reads 16-byte aligned rows only
+  const bool aligned = (group && elem_bytes <= 2 && !tall) || uniform(rng, 0, 1) == 0;
   const long long ld_channels = aligned ? (n + vector - 1) / vector * vector + vector * uniform(rng, 0, 2)
                                         : n + uniform(rng, 0, 1) * uniform(rng, 1, 9);
-  const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
   c.rows = tall ? n : k;
   c.cols = tall ? k : n;
   c.ld_in = tall ? k : static_cast<int>(ld_channels);
@@ -272,7 +278,52 @@ void run_random(int narrow_cases, int batch_cases) {
   for (int i = 0; i < batch_cases; ++i) run_case<T>(batch_case(rng, sizeof(T), alignof(T)), rng);
 }
 
-// The narrow register algorithms: every K in both directions once, then random register cases.
+// A channel-group case: K x N or N x K, channel rows of pitch ld; a batch with 16-byte gaps between
+// matrices on both sides (the records' span n K is whole chunks; the channels' rounded up to them).
+Case group_case(int k, int n, int ld, bool tall, int batch, int vector) {
+  Case c{tall ? n : k, tall ? k : n, tall ? k : ld, tall ? ld : k, batch, 0, 0, 0, 0};
+  if (batch > 1) {
+    const long long records = static_cast<long long>(n) * k + vector;
+    const long long channels = (span(k, n, ld) + vector - 1) / vector * vector + vector;
+    c.stride_in = tall ? records : channels;
+    c.stride_out = tall ? channels : records;
+  }
+  return c;
+}
+
+// The channel groups (K 9..32 where a record is whole 16-byte chunks) in both directions, each
+// asserting its algorithm: channel rows aligned with N two full blocks and a short one, exactly one
+// block, and five segments short of three (the middle one with a segment of poisoned pitch
+// padding), and a batch of 2; then channel rows off 16 bytes (a pitch of N + 1, N one record past
+// two blocks; the channel pointer moved by alignof(T)), which splitting writes in shifted windows
+// and merging reads element by element for 4- and 8-byte elements (1- and 2-byte ones: narrow_cols).
+template <class T>
+void run_register_groups(std::mt19937& rng) {
+  constexpr int E = sizeof(T), V = 16 / E;
+  for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_register_group_max; ++k) {
+    if (!smemtile::narrow_register_extent(E, k)) continue;
+    const int records = smemtile::narrow_register_records(E, k);
+    for (int tall = 0; tall < 2; ++tall) {
+      const int registers = static_cast<int>(tall ? TransposeAlgorithm::narrow_rows_registers
+                                                  : TransposeAlgorithm::narrow_cols_registers);
+      const int records_algorithm =
+          static_cast<int>(tall ? TransposeAlgorithm::narrow_rows : TransposeAlgorithm::narrow_cols);
+      const int unaligned = E >= 4 || tall ? registers : records_algorithm;  // merging reads them for 4-8 bytes only
+      const int runs[] = {2 * records + V, records, 3 * records - 5 * V};
+      for (int i = 0; i < 3; ++i)
+        run_case<T>(group_case(k, runs[i], runs[i] + (i == 1 ? V : 0), tall, 1, V), rng, false, registers);
+      run_case<T>(group_case(k, records + V, records + 2 * V, tall, 2, V), rng, false, registers);
+      const int n = 2 * records + 1;
+      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, unaligned);
+      Case shifted = group_case(k, n, n + V - 1, tall, 1, V);  // aligned pitch (n + V - 1 = 2 records + V)
+      (tall ? shifted.out_shift : shifted.in_shift) = static_cast<int>(alignof(T));
+      run_case<T>(shifted, rng, false, unaligned);
+    }
+  }
+}
+
+// The narrow register algorithms: every K in 1..8 in both directions once, the channel groups
+// (run_register_groups), then random register cases.
 template <class T>
 void run_registers(int cases) {
   const unsigned seed = smemtile_test::fresh_seed();
@@ -299,6 +350,7 @@ void run_registers(int cases) {
         run_case<T>(c, rng, true);
       }
     }
+  run_register_groups<T>(rng);
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
@@ -444,7 +496,7 @@ TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a b
   REQUIRE_CUDA(cudaGetLastError());
 }
 
-TEST_CASE("device_transpose narrow register algorithms: every element size, K in 1..8, both directions",
+TEST_CASE("device_transpose narrow register algorithms: every element size, K 1..8 and channel groups, both ways",
           "[transpose][device][records]") {
   run_registers<unsigned char>(60);
   run_registers<unsigned short>(60);

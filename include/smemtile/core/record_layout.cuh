@@ -94,12 +94,15 @@ static_assert(record_layout_conflict_free(1) && record_layout_conflict_free(2) &
 /// register regroup (block/record_registers.cuh), whose threads each take a segment of k
 /// consecutive chunks (16 bytes' worth of records of k elements). Eight lanes (one phase of a
 /// 16-byte access) reading chunk i of eight consecutive segments, or writing eight consecutive
-/// chunks, must reach eight distinct 16-byte bank groups: for odd k the identity does; for k a power
-/// of two chunks are XOR-swizzled within each aligned group of eight; for other even k a segment
-/// takes k + 1 slots (record_chunk_conflict_free proves it for the reads, and for the writes where
-/// k is odd or a power of two; the padded writes of k = 6 meet a 2-way conflict in some phases).
+/// chunks, must reach eight distinct 16-byte bank groups: for odd k the identity does; otherwise a
+/// chunk index takes its segment's low three bits (an XOR; for k = 2 and 4 the bits of q / 8, for
+/// even k >= 8 those of q / k, the same rule at k = 8: one segment is a whole group of eight, and
+/// for larger k consecutive segments' chunk i land in distinct groups); for k = 6 a segment takes
+/// k + 1 slots (record_chunk_conflict_free proves the reads, and the writes but k = 6's padded ones,
+/// which meet a 2-way conflict in some phases).
 SMEMTILE_HOST_DEVICE constexpr int record_chunk_slot(int q, int k) {
   if (k % 2 != 0) return q;
+  if (k >= 8) return q ^ ((q / k) & 7);
   if ((k & (k - 1)) == 0) return q ^ ((q >> 3) & 7);
   return q + q / k;
 }
@@ -107,7 +110,7 @@ SMEMTILE_HOST_DEVICE constexpr int record_chunk_slot(int q, int k) {
 /// Slots a staged run of `chunks` chunks (a multiple of k) takes.
 SMEMTILE_HOST_DEVICE constexpr int record_chunk_slots(int chunks, int k) {
   if (k % 2 != 0) return chunks;
-  if ((k & (k - 1)) == 0) return (chunks + 7) / 8 * 8;
+  if (k >= 8 || (k & (k - 1)) == 0) return (chunks + 7) / 8 * 8;
   return chunks + chunks / k;
 }
 
@@ -135,8 +138,8 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_split_window_whole(int j, int windows
 }
 
 /// Whether record_chunk_slot's 16-byte accesses are conflict-free under the bank model for records
-/// of k elements: lane l reading chunk i of segment first + l (i < k), and, unless k is an even
-/// number other than a power of two, lane l writing chunk first + l.
+/// of k elements: lane l reading chunk i of segment first + l (i < k), and, but for k = 6 (padded),
+/// lane l writing chunk first + l.
 SMEMTILE_HOST_DEVICE constexpr bool record_chunk_conflict_free(int k) {
   for (int first = 0; first < 32; first += 8) {  // the swizzle repeats after four groups of eight segments
     for (int i = 0; i < k; ++i) {
@@ -145,11 +148,31 @@ SMEMTILE_HOST_DEVICE constexpr bool record_chunk_conflict_free(int k) {
         read.byte_address[lane] = static_cast<unsigned>(record_chunk_slot((first + lane) * k + i, k) * 16);
       if (bank_cost(read).conflicts != 0) return false;
     }
-    if (k % 2 == 0 && (k & (k - 1)) != 0) continue;
+  }
+  // the writes repeat after lcm(32, 8 k) chunks (slot(q + 8 k) = slot(q) + 8 k for even k)
+  for (int q0 = 0; k != 6 && q0 < 32 * (k < 4 ? 4 : k); q0 += 32) {
     WarpAccess write{{}, ~0u, 16, AccessOp::store};
     for (int lane = 0; lane < warp_lanes; ++lane)
-      write.byte_address[lane] = static_cast<unsigned>(record_chunk_slot(first * 4 + lane, k) * 16);
+      write.byte_address[lane] = static_cast<unsigned>(record_chunk_slot(q0 + lane, k) * 16);
     if (bank_cost(write).conflicts != 0) return false;
+  }
+  return true;
+}
+
+/// Whether record_chunk_slot maps a run of `chunks` chunks (a multiple of k) one to one into
+/// record_chunk_slots(chunks, k) slots. The XORs keep a chunk within its aligned group of eight, so
+/// each group is checked alone; where a segment boundary falls inside a group (even k >= 8 not a
+/// multiple of 8) two XORs share it. The padded rule (k = 6) only grows.
+SMEMTILE_HOST_DEVICE constexpr bool record_chunk_slots_one_to_one(int chunks, int k) {
+  const int slots = record_chunk_slots(chunks, k);
+  if (k % 2 != 0 || k == 6) return record_chunk_slot(chunks - 1, k) < slots;  // increasing rules
+  for (int g = 0; g < chunks; g += 8) {
+    unsigned seen = 0;
+    for (int q = g; q < g + 8 && q < chunks; ++q) {
+      const int slot = record_chunk_slot(q, k);
+      if (slot >= slots || slot / 8 != g / 8 || (seen & (1u << (slot % 8)))) return false;
+      seen |= 1u << (slot % 8);
+    }
   }
   return true;
 }

@@ -2,7 +2,8 @@
 // invariant stops compilation with the static_assert beside it (device/kernels/
 // transpose_narrow_registers.cuh, device/tuning/transpose_policy.cuh).
 //   SMEMTILE_TRANSPOSE_CASE 0  a valid caller's policy: accepted (the control)
-//   SMEMTILE_TRANSPOSE_CASE 1  records of 9 elements: "must be 1..transpose_register_narrow_max"
+//   SMEMTILE_TRANSPOSE_CASE 1  records of 9 floats (over 8, not whole 16-byte chunks):
+//                              "must be a multiple of 16 / element bytes"
 //   SMEMTILE_TRANSPOSE_CASE 2  1000 records per block (not whole 16-byte chunks per thread):
 //                              "must be a multiple of threads x 16 / element bytes"
 //   SMEMTILE_TRANSPOSE_CASE 3  16-byte elements: "move 1- to 8-byte elements"
@@ -11,6 +12,9 @@
 //   SMEMTILE_TRANSPOSE_CASE 6  realigned_rows of floats in 16 warps (a 512-byte row is 33 chunks):
 //                              "must fit one warp's lanes"
 //   SMEMTILE_TRANSPOSE_CASE 7  a realigned_rows caller's policy (8 warps of bytes): accepted
+//   SMEMTILE_TRANSPOSE_CASE 8  the default channel-group policy for 12 floats: accepted
+//   SMEMTILE_TRANSPOSE_CASE 9  records of 40 floats (whole chunks, over transpose_register_group_max):
+//                              "must be 1..transpose_register_group_max"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -37,13 +41,19 @@ constexpr int elem_bytes = 4;
 #elif SMEMTILE_TRANSPOSE_CASE == 7
 using P = TransposePolicy<TransposeAlgorithm::realigned_rows, 512, 64, 0, 3, true, 256>;
 constexpr int elem_bytes = 1;
+#elif SMEMTILE_TRANSPOSE_CASE == 8
+using P = DefaultNarrowRegisterPolicy<4, TransposeAlgorithm::narrow_rows_registers, 12>::type;
+constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 9
+using P = TransposePolicy<split, 1024, 40, 0, 2, false>;
+constexpr int elem_bytes = 4;
 #else
 using P = DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 5>::type;
 constexpr int elem_bytes = 2;
 #endif
 
 static_assert(TransposePolicyCheck<P, elem_bytes>::ok, "");
-#if SMEMTILE_TRANSPOSE_CASE < 3
+#if SMEMTILE_TRANSPOSE_CASE < 3 || SMEMTILE_TRANSPOSE_CASE >= 8  // the narrow register cases
 static_assert(detail::NarrowRegisterShape<P, elem_bytes>::records > 0, "");
 #endif
 

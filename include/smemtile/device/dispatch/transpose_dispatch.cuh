@@ -84,8 +84,8 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
   if ((Shape::split ? cols : rows) != Shape::k || !narrow_registers_apply(shape, Shape::split, 1))
     return failed_launch(cudaErrorInvalidValue,
                          "smemtile::device_transpose: a narrow register policy needs the narrow extent equal to its K, "
-                         "the records contiguous (pitch K), their pointer and batch stride 16-byte aligned, and "
-                         "at most INT_MAX - 16 of them");
+                         "the records contiguous (pitch K), their pointer and batch stride 16-byte aligned, at most "
+                         "INT_MAX - 16 of them, and for K above 8 (channel groups) the channel rows 16-byte aligned");
   const int n = Shape::split ? rows : cols;
   const long long runs = (n + Shape::records - 1) / Shape::records;
   if (runs * batch > 2147483647LL)
@@ -179,19 +179,23 @@ LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int
                                             stream);
 }
 
-// The default narrow register policy of Algorithm for the call's K (1..transpose_register_narrow_max),
-// launched.
+// The default narrow register policy of Algorithm for the call's K (a narrow_register_extent),
+// launched: one kernel per such K, none for the others.
 template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
 LaunchStatus dispatch_narrow_registers(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
                                        int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
-  if constexpr (K < transpose_register_narrow_max) {
-    if (k != K)
-      return dispatch_narrow_registers<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                         stride_out, stream);
+  if constexpr (narrow_register_extent(E, K)) {
+    if (k == K)
+      return launch_transpose_narrow_registers<typename DefaultNarrowRegisterPolicy<E, Algorithm, K>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
   }
-  return launch_transpose_narrow_registers<typename DefaultNarrowRegisterPolicy<E, Algorithm, K>::type>(
-      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  if constexpr (K < transpose_register_group_max) {
+    return dispatch_narrow_registers<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                       stride_out, stream);
+  } else {
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: no narrow register kernel for this extent");
+  }
 }
 
 // Launches transpose_kernel with Policy: one block per tile and matrix. (The kernel uses static

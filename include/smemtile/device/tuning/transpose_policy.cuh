@@ -25,7 +25,7 @@ enum class TransposeAlgorithm {
   narrow_rows,      ///< N x k -> k x N (k = cols small): runs of whole records de-interleaved (block/interleave.cuh)
   narrow_cols,      ///< k x N -> N x k (k = rows small): k channel runs interleaved into records
   small_batch,      ///< several whole small matrices per block, flat 16-byte streams where the batch is contiguous
-  narrow_rows_registers,  ///< N x K -> K x N, K <= transpose_register_narrow_max a compile-time Cols: records split in registers
+  narrow_rows_registers,  ///< N x K -> K x N, K a compile-time Cols (narrow_register_extent): records split in registers
   narrow_cols_registers,  ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
   small_batch_registers,  ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
   small_batch_staged,     ///< several whole small matrices of any shape per block, staged flat, output pieces gathered
@@ -40,9 +40,13 @@ inline constexpr int transpose_narrow_max = 32;
 /// small_batch.
 inline constexpr int transpose_small_max = 64;
 /// The narrow side's largest extent for the register algorithms (narrow_rows_registers,
-/// narrow_cols_registers): one kernel per extent 1..8 and element size; each thread holds 16 x
-/// extent bytes twice in registers.
+/// narrow_cols_registers) with any K: one kernel per extent 1..8 and element size; each thread holds
+/// 16 x extent bytes twice in registers.
 inline constexpr int transpose_register_narrow_max = 8;
+/// The largest extent of the register algorithms' channel groups: above
+/// transpose_register_narrow_max, K a multiple of V = 16 / element bytes, a thread regroups V
+/// channels at a time (2 V chunks in registers; narrow_register_extent).
+inline constexpr int transpose_register_group_max = 32;
 /// Shared memory of one block of the record algorithms (narrow_rows, narrow_cols, small_batch).
 inline constexpr int transpose_record_tile_bytes = 32 * 1024;
 
@@ -204,10 +208,21 @@ struct TransposePolicyCheck {
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
+/// Whether the narrow register algorithms take records of k elements of elem_bytes (1 to 8): any k
+/// up to transpose_register_narrow_max, above it up to transpose_register_group_max where the record
+/// is whole 16-byte chunks (k a multiple of 16 / elem_bytes: channel groups).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_register_extent(int elem_bytes, int k) {
+  return elem_bytes >= 1 && elem_bytes <= 8 && 16 % elem_bytes == 0 && k >= 1 &&
+         (k <= transpose_register_narrow_max || (k <= transpose_register_group_max && (k * elem_bytes) % 16 == 0));
+}
+
 /// Records per block of the default narrow register policies for K-element records of
 /// elem_bytes: 256 threads x 16 bytes' worth each, four times over for K = 1, twice for K = 2 (16
-/// to 32 KB staged).
+/// to 32 KB staged); channel groups (K > 8) 128 segments of 16 / elem_bytes records up to K = 24, 64
+/// above (at most 48 KB staged; H200, 2^22 records, the prototype of these shapes at 92-98% of
+/// cudaMemcpy against the record algorithms' 52-82%, docs/tuning.md).
 SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k) {
+  if (k > transpose_register_narrow_max) return (k <= 24 ? 128 : 64) * (16 / elem_bytes);
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
 
@@ -350,20 +365,31 @@ struct NarrowRegisterShape {
   static constexpr int k = split ? Policy::cols : Policy::rows;        // elements per record
   static constexpr int records = split ? Policy::rows : Policy::cols;  // records per block
   static constexpr int per_chunk = 16 / E;                             // records per thread and item
+  static constexpr int segments = records / per_chunk;                 // 16 bytes' worth of records
+  static constexpr bool grouped = k > transpose_register_narrow_max;   // channel groups of per_chunk
   static constexpr int items = records / (Policy::threads * per_chunk);
   static constexpr int chunks = records * k / per_chunk;  // 16-byte chunks of the flat side
   /// where split_block stages the segment after its block's (for windows of unaligned channel
-  /// rows), past both the staged records and the staged channels (k rows of chunks / k + 1 slots)
-  static constexpr int next_slot = record_chunk_slots(chunks, k) > chunks + k ? record_chunk_slots(chunks, k) : chunks + k;
-  static constexpr int slots = next_slot + k;
+  /// rows), past both the staged records and the staged channels (k rows of chunks / k + 1 slots);
+  /// channel groups take aligned channel rows only
+  static constexpr int next_slot = grouped || record_chunk_slots(chunks, k) > chunks + k ? record_chunk_slots(chunks, k)
+                                                                                        : chunks + k;
+  static constexpr int slots = next_slot + (grouped ? 0 : k);
   static_assert(E <= 8, "narrow register policies: elements of 1 to 8 bytes (16-byte ones move as records already)");
-  static_assert(k >= 1 && k <= transpose_register_narrow_max,
+  static_assert(k >= 1 && k <= transpose_register_group_max,
                 "narrow register policies: the narrow extent (Cols of narrow_rows_registers, Rows of "
-                "narrow_cols_registers) must be 1..transpose_register_narrow_max");
-  static_assert(records % (Policy::threads * per_chunk) == 0,
+                "narrow_cols_registers) must be 1..transpose_register_group_max");
+  static_assert(narrow_register_extent(E, k),
+                "narrow register policies: a narrow extent above transpose_register_narrow_max must be a multiple "
+                "of 16 / element bytes (whole channel groups)");
+  static_assert(grouped ? segments % 32 == 0 && records % per_chunk == 0 : records % (Policy::threads * per_chunk) == 0,
                 "narrow register policies: records per block (Rows of narrow_rows_registers, Cols of "
-                "narrow_cols_registers) must be a multiple of threads x 16 / element bytes");
+                "narrow_cols_registers) must be a multiple of threads x 16 / element bytes (channel groups: of "
+                "32 x 16 / element bytes)");
   static_assert(slots * 16 <= 48 * 1024, "narrow register policies: the staged records must fit 48 KB; fewer records");
+  static_assert(!grouped || (record_chunk_conflict_free(k) && record_chunk_slots_one_to_one(chunks, k)),
+                "narrow register policies: record_chunk_slot must stage channel groups one to one and without "
+                "bank conflicts");
 };
 }  // namespace detail
 

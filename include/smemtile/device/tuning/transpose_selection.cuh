@@ -46,20 +46,33 @@ SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long 
          record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
 }
 
+/// Whether one side's rows all start on a 16-byte boundary: the pointer, the pitch and, for a
+/// batch, the stride (elements of elem_bytes).
+SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long address, long long ld, long long stride,
+                                                         long long batch, int elem_bytes) {
+  return address % 16 == 0 && (ld * elem_bytes) % 16 == 0 && (batch <= 1 || (stride * elem_bytes) % 16 == 0);
+}
+
 /// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
-/// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K at most
-/// transpose_register_narrow_max, the records one contiguous run per matrix (their pitch is K) with
-/// their pointer and batch stride 16-byte aligned, and N at least `records_per_block` (one full
+/// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K a narrow register
+/// extent (narrow_register_extent), the records one contiguous run per matrix (their pitch is K)
+/// with their pointer and batch stride 16-byte aligned, and N at least `records_per_block` (one full
 /// block; a run's last, shorter block moves element by element) and at most INT_MAX - 16 (the
-/// kernels look a segment past a block in int arithmetic). The channel rows may start anywhere:
-/// aligned ones move in 16-byte accesses directly, others through aligned windows.
+/// kernels look a segment past a block in int arithmetic). Up to transpose_register_narrow_max the
+/// channel rows may start anywhere (aligned ones move in 16-byte accesses directly, others through
+/// aligned windows); channel groups (larger K) write rows off 16 bytes in aligned windows shifted
+/// across lanes, and read them element by element, which merging takes for 4- and 8-byte elements
+/// only (1- and 2-byte ones take narrow_cols).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
   const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
   const long long ld_flat = split ? in.ld_in : in.ld_out;
   const long long stride_flat = split ? in.stride_in : in.stride_out;
   const unsigned long long flat = split ? in.in_address : in.out_address;
-  return in.elem_bytes <= 8 && k >= 1 && k <= transpose_register_narrow_max && ld_flat == k && flat % 16 == 0 &&
+  const bool channels_aligned = split ? rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes)
+                                      : rows_16_byte_aligned(in.in_address, in.ld_in, in.stride_in, in.batch, in.elem_bytes);
+  return k <= transpose_register_group_max && narrow_register_extent(in.elem_bytes, static_cast<int>(k)) &&
+         (k <= transpose_register_narrow_max || channels_aligned || split || in.elem_bytes >= 4) && ld_flat == k && flat % 16 == 0 &&
          (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
 }
 
@@ -103,13 +116,6 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_apply(long long rows, int ele
   return elem_bytes <= 2 && rows >= 31 * 16 / elem_bytes;
 }
 
-/// Whether one side's rows all start on a 16-byte boundary: the pointer, the pitch and, for a
-/// batch, the stride (elements of elem_bytes).
-SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long address, long long ld, long long stride,
-                                                         long long batch, int elem_bytes) {
-  return address % 16 == 0 && (ld * elem_bytes) % 16 == 0 && (batch <= 1 || (stride * elem_bytes) % 16 == 0);
-}
-
 /// Whether a call takes realigned_rows where realigned_rows_apply: where the output's rows are not
 /// 16-byte aligned (the register blocks need them), or where the register blocks' tiles (128 x 128
 /// bytes, 128 x 64 halves) do not divide the matrix: their output rows then start and end inside 32-byte
@@ -128,7 +134,7 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
-/// narrow_registers_apply; else narrow_rows where cols is at most transpose_narrow_max
+/// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows where cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
 /// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
 /// else the large-tile selection above (by the element size and that alignment). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
@@ -141,10 +147,10 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
       small_batch_staged_apply(in, transpose_record_tile_bytes) && !small_batch_staged_slower(in))
     return TransposeAlgorithm::small_batch_staged;
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
-  if (in.elem_bytes <= 8 && in.cols <= transpose_register_narrow_max &&
+  if (in.elem_bytes <= 8 && in.cols <= transpose_register_group_max &&
       narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
     return TransposeAlgorithm::narrow_rows_registers;
-  if (in.elem_bytes <= 8 && in.rows <= transpose_register_narrow_max &&
+  if (in.elem_bytes <= 8 && in.rows <= transpose_register_group_max &&
       narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
     return TransposeAlgorithm::narrow_cols_registers;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
