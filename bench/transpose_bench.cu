@@ -65,9 +65,10 @@ const std::vector<std::string> kNarrowBatchShapes = {
     "3x16777213", "16777213x3", "8x16777213", "16777213x8",
     // batches of matrices that are not whole register tiles for some element sizes (small_batch_staged)
     "1048576x5x7", "327680x12x10", "16384x63x57",
-    // narrow sides above 8: channel groups where k is a multiple of 16 / element bytes, else the record
-    // algorithms (24 bytes, 12 bytes and halves); 2^22 + 1: channel rows off 16 bytes (the record algorithms)
-    "12x4194304", "4194304x12", "16x4194304", "4194304x16", "24x2097152", "2097152x24", "32x2097152", "2097152x32",
+    // narrow sides above 8: channel groups where k is a multiple of 16 / element bytes, channel words
+    // for other even k of 1- to 4-byte elements, else the record algorithms; 2^22 + 1: channel rows
+    // off 16 bytes
+    "10x4194304", "4194304x10", "12x4194304", "4194304x12", "16x4194304", "4194304x16", "24x2097152", "2097152x24", "32x2097152", "2097152x32",
     "12x4194301", "4194301x12"};
 
 // Issue 21's batch shapes alone (the record algorithm's comparison).

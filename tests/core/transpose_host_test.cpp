@@ -640,8 +640,8 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
       CHECK(select(k, 1 << 24, 1, e) == (e <= 8 ? A::narrow_cols_registers : A::narrow_cols));  // k x 2^24
       CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
-    for (int k : {9, 12, 16, 24, 32}) {  // channel groups where a record is whole 16-byte chunks, else records
-      const bool groups = e <= 8 && k * e % 16 == 0;
+    for (int k : {9, 12, 16, 24, 32}) {  // channel groups (whole 16-byte chunks) or words, else records
+      const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k);
       CHECK(select(k, 1 << 24, 1, e) == (groups ? A::narrow_cols_registers : A::narrow_cols));
       CHECK(select(1 << 24, k, 1, e) == (groups ? A::narrow_rows_registers : A::narrow_rows));
     }
@@ -729,7 +729,8 @@ TEST_CASE("select_transpose_algorithm: channel groups (K 9..32, whole 16-byte ch
   CHECK(select(n, 12, 1, 4) == A::narrow_rows_registers);
   CHECK(select(n, 9, 1, 4) == A::narrow_rows);             // 9 floats: not whole chunks
   CHECK(select(16, n, 1, 1) == A::narrow_cols_registers);  // 16 bytes: one chunk
-  CHECK(select(12, n, 1, 1) == A::narrow_cols);
+  CHECK(select(12, n, 1, 1) == A::narrow_cols_registers);  // 12 bytes: channel words (4 records a thread)
+  CHECK(select(11, n, 1, 1) == A::narrow_cols);            // odd: the records
   CHECK(select(n, 24, 1, 2) == A::narrow_rows_registers);
   CHECK(select(n, 10, 1, 8) == A::narrow_rows_registers);
   // the output's channel rows (split) off 16 bytes: pitch, pointer
@@ -950,7 +951,9 @@ void check_narrow_register_groups() {
       INFO("e " << e << " k " << k);
       const int v = 16 / e, records = smemtile::narrow_register_records(e, k);
       const bool groups = k * e % 16 == 0, any_channels = e >= 4;  // merging reads rows off 16 bytes
-      CHECK(smemtile::narrow_register_extent(e, k) == groups);
+      const int word = smemtile::narrow_register_word_bytes(e, k);
+      CHECK(smemtile::narrow_register_extent(e, k) == (groups || word != 0));
+      if (word != 0) continue;  // check_narrow_register_words
       CHECK(records * k * e <= 48 * 1024);  // the staged block fits static shared memory
       CHECK((records / v) % 32 == 0);       // whole warps of segments
       CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records) == groups);
@@ -989,6 +992,54 @@ void check_narrow_register_groups() {
       batch.stride_out += 1;  // the second matrix's records off 16 bytes: never
       CHECK_FALSE(apply(batch, false));
     }
+}
+
+// Channel words: K 9..32 that are not whole chunks, for 1- to 4-byte elements, W = 4 where W / E
+// records of K are whole chunks, else 8, at most 12 chunks; the channel rows aligned to W.
+void check_narrow_register_words() {
+  using smemtile::TransposeSelectionInput;
+  const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
+    return TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
+  };
+  const auto merge = [](long long n, long long k, int e) {  // k x N -> N x k, dense, aligned
+    return TransposeSelectionInput{k, n, 1, e, n, k, n * k, n * k, 0x10000, 0x20000};
+  };
+  int taken = 0;
+  for (int e : {1, 2, 4, 8, 16})
+    for (int k = 1; k <= 40; ++k) {
+      INFO("e " << e << " k " << k);
+      const int word = smemtile::narrow_register_word_bytes(e, k);
+      const bool expected = k > 8 && k <= 32 && e <= 4 && k * e % 16 != 0 &&
+                            ((e < 4 && k * 4 % 16 == 0) || (k % 2 == 0 && k / 2 <= 12));
+      CHECK((word != 0) == expected);
+      if (word == 0) continue;
+      ++taken;
+      CHECK((word == 4 || word == 8));
+      CHECK(word >= e);
+      CHECK(k * word % 16 == 0);                         // a thread's records are whole chunks
+      CHECK(k * word / 16 <= 12);                        // 256 threads' stage within 48 KB
+      CHECK((word == 4 || e == 4 || k * 4 % 16 != 0));   // 4 where it serves
+      const int records = smemtile::narrow_register_records(e, k);
+      CHECK(records == 256 * word / e);
+      CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records));
+      CHECK(smemtile::narrow_registers_apply(merge(records, k, e), false, records));
+      CHECK_FALSE(smemtile::narrow_registers_apply(split(records - 1, k, e), true, records));
+      TransposeSelectionInput odd = split(records, k, e);
+      odd.ld_out += word / e;  // a pitch still a whole word
+      CHECK(smemtile::narrow_registers_apply(odd, true, 1));
+      odd.ld_out += 1;  // not (E < W)
+      CHECK(smemtile::narrow_registers_apply(odd, true, 1) == (e == word));
+      TransposeSelectionInput moved = merge(records, k, e);
+      moved.in_address += e;  // the channel pointer off the word
+      CHECK(smemtile::narrow_registers_apply(moved, false, 1) == (e == word));
+      TransposeSelectionInput batch = merge(records, k, e);
+      batch.batch = 2;
+      batch.stride_in += word / e;
+      CHECK(smemtile::narrow_registers_apply(batch, false, 1));
+      batch.stride_in += 1;
+      CHECK(smemtile::narrow_registers_apply(batch, false, 1) == (e == word));
+    }
+  CHECK(taken == 19);  // bytes 10 12 14 18 20 22 24 28, halves 10 12 14 18 20 22 28, floats 10 14 18 22
 }
 }  // namespace
 
@@ -1030,6 +1081,7 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
       CHECK_FALSE(smemtile::narrow_registers_apply(merge, true, 1));  // its cols are not k
     }
   check_narrow_register_groups();
+  check_narrow_register_words();
   CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 3, 16), true, 1));  // 16-byte elements: records already
   CHECK_FALSE(smemtile::narrow_registers_apply(split(1 << 20, 9, 4), true, 1));   // over 8, not whole 16-byte chunks
   CHECK(smemtile::narrow_registers_apply(split(1 << 20, 12, 4), true, 1));        // three chunks: a channel group

@@ -115,9 +115,16 @@ Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   Case c{};
   const int vector = 16 / elem_bytes;
   const bool group = uniform(rng, 0, 4) == 0;
-  const int k = group ? vector * uniform(rng, smemtile::transpose_register_narrow_max / vector + 1,
-                                         smemtile::transpose_register_group_max / vector)
-                      : uniform(rng, 1, smemtile::transpose_register_narrow_max);
+  int k = group ? vector * uniform(rng, smemtile::transpose_register_narrow_max / vector + 1,
+                                   smemtile::transpose_register_group_max / vector)
+                : uniform(rng, 1, smemtile::transpose_register_narrow_max);
+  if (group && uniform(rng, 0, 1) == 0) {  // channel words instead, where the element size has them
+    std::vector<int> words;
+    for (int w = smemtile::transpose_register_narrow_max + 1; w <= smemtile::transpose_register_group_max; ++w)
+      if (smemtile::narrow_register_word_bytes(elem_bytes, w) != 0) words.push_back(w);
+    if (!words.empty()) k = words[static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(words.size()) - 1))];
+  }
+  const bool word = smemtile::narrow_register_word_bytes(elem_bytes, k) != 0;
   const int records = smemtile::narrow_register_records(elem_bytes, k);
   const long long max_elements = (48LL << 20) / elem_bytes;
   int n = uniform(rng, 0, 9) == 0 ? uniform(rng, 100000, 1000000) : uniform(rng, records, 3 * records + 100);
@@ -125,7 +132,7 @@ Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   n = static_cast<int>(std::max<long long>(records, std::min<long long>(n, max_elements / k)));
   const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
   // merging channel groups of 1- and 2-byte elements reads 16-byte aligned rows only
-  const bool aligned = (group && elem_bytes <= 2 && !tall) || uniform(rng, 0, 1) == 0;
+  const bool aligned = word || (group && elem_bytes <= 2 && !tall) || uniform(rng, 0, 1) == 0;
   const long long ld_channels = aligned ? (n + vector - 1) / vector * vector + vector * uniform(rng, 0, 2)
                                         : n + uniform(rng, 0, 1) * uniform(rng, 1, 9);
   c.rows = tall ? n : k;
@@ -308,16 +315,21 @@ void run_register_groups(std::mt19937& rng) {
                                                   : TransposeAlgorithm::narrow_cols_registers);
       const int records_algorithm =
           static_cast<int>(tall ? TransposeAlgorithm::narrow_rows : TransposeAlgorithm::narrow_cols);
-      const int unaligned = E >= 4 || tall ? registers : records_algorithm;  // merging reads them for 4-8 bytes only
+      // merging reads them for 4-8 bytes only; channel words need rows aligned to their word W
+      const int word = smemtile::narrow_register_word_bytes(E, k);
+      const auto expect = [&](long long ld, int shift) {
+        if (word != 0) return (ld * E) % word == 0 && shift % word == 0 ? registers : records_algorithm;
+        return E >= 4 || tall ? registers : records_algorithm;
+      };
       const int runs[] = {2 * records + V, records, 3 * records - 5 * V};
       for (int i = 0; i < 3; ++i)
         run_case<T>(group_case(k, runs[i], runs[i] + (i == 1 ? V : 0), tall, 1, V), rng, false, registers);
       run_case<T>(group_case(k, records + V, records + 2 * V, tall, 2, V), rng, false, registers);
       const int n = 2 * records + 1;
-      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, unaligned);
+      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, expect(n + 1, 0));
       Case shifted = group_case(k, n, n + V - 1, tall, 1, V);  // aligned pitch (n + V - 1 = 2 records + V)
       (tall ? shifted.out_shift : shifted.in_shift) = static_cast<int>(alignof(T));
-      run_case<T>(shifted, rng, false, unaligned);
+      run_case<T>(shifted, rng, false, expect(n + V - 1, static_cast<int>(alignof(T))));
     }
   }
 }

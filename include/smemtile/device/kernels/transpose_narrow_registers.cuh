@@ -1,7 +1,8 @@
 /// \file
 /// device_transpose's narrow register kernels (narrow_rows_registers: N x K -> K x N, records to
 /// channels; narrow_cols_registers: K x N -> N x K), K a compile-time extent up to
-/// transpose_register_narrow_max (above it, channel groups: transpose_narrow_groups.cuh). A block takes a run of records: the flat side (the records, one
+/// transpose_register_narrow_max (above it, channel groups and channel words:
+/// transpose_narrow_groups.cuh, transpose_narrow_words.cuh). A block takes a run of records: the flat side (the records, one
 /// contiguous run) moves through shared memory in coalesced 16-byte chunks (record_chunk_slot's
 /// conflict-free staging), each thread regroups 16 bytes' worth of records in registers
 /// (split_records / merge_records), and the channel side moves straight between registers and
@@ -19,7 +20,8 @@
 #include "../../block/record_registers.cuh" // split_records, merge_records, stage_chunk_async, store_chunk
 #include "../../block/thread_group.cuh"     // FixedThreadBlock
 #include "../../core/record_layout.cuh"     // record_chunk_slot, narrow_block_interior, narrow_split_window_whole
-#include "transpose_narrow_groups.cuh"       // split_block_groups, merge_block_groups
+#include "transpose_narrow_groups.cuh"       // move_block_groups
+#include "transpose_narrow_words.cuh"        // split_block_words, merge_block_words
 #include "../tuning/transpose_policy.cuh"   // TransposeAlgorithm, TransposePolicy, NarrowRegisterShape
 
 namespace smemtile {
@@ -274,6 +276,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const long long ld_channels = Shape::split ? ld_out : ld_in;
   if (count < Shape::records) {
     move_records_by_element<K>(src, dst, count, ld_channels, Shape::split, FixedThreadBlock<T>{});
+  } else if constexpr (Shape::words) {  // channel rows aligned to the word (narrow_registers_apply)
+    if constexpr (Shape::split) split_block_words<Shape, T>(src, dst, ld_channels, stage);
+    else merge_block_words<Shape, T>(src, dst, ld_channels, stage);
   } else if constexpr (Shape::grouped) {
     move_block_groups<Shape, T>(src, dst, ld_channels, channels_aligned, stage);
   } else if constexpr (Shape::split) {

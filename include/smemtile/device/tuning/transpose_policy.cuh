@@ -208,20 +208,40 @@ struct TransposePolicyCheck {
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
+/// The channel pieces (bytes) of the narrow register algorithms' channel words for records of k
+/// elements of elem_bytes, or 0 where they do not apply: k above transpose_register_narrow_max
+/// whose record is not whole 16-byte chunks (no channel groups), elements of at most 4 bytes, and a
+/// word of W = 4 or 8 bytes (4 preferred) such that W / elem_bytes records are whole chunks (k W a
+/// multiple of 16) of at most 12 chunks (256 threads' worth staged in 48 KB). A thread then takes W /
+/// elem_bytes records and a W-byte piece of each channel. H200, 2^22 records, k = 10..28, % of
+/// cudaMemcpy against the record algorithms' 50-79: 91-98 merging, 83-97 splitting unstaged (probe,
+/// docs/tuning.md "Channel words").
+SMEMTILE_HOST_DEVICE constexpr int narrow_register_word_bytes(int elem_bytes, int k) {
+  if (k <= transpose_register_narrow_max || k > transpose_register_group_max || elem_bytes > 4 ||
+      (k * elem_bytes) % 16 == 0)
+    return 0;
+  if (elem_bytes < 4 && (k * 4) % 16 == 0) return 4;
+  return (k * 8) % 16 == 0 && k * 8 / 16 <= 12 ? 8 : 0;
+}
+
 /// Whether the narrow register algorithms take records of k elements of elem_bytes (1 to 8): any k
 /// up to transpose_register_narrow_max, above it up to transpose_register_group_max where the record
-/// is whole 16-byte chunks (k a multiple of 16 / elem_bytes: channel groups).
+/// is whole 16-byte chunks (k a multiple of 16 / elem_bytes: channel groups) or channel words apply
+/// (narrow_register_word_bytes).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_register_extent(int elem_bytes, int k) {
   return elem_bytes >= 1 && elem_bytes <= 8 && 16 % elem_bytes == 0 && k >= 1 &&
-         (k <= transpose_register_narrow_max || (k <= transpose_register_group_max && (k * elem_bytes) % 16 == 0));
+         (k <= transpose_register_narrow_max || (k <= transpose_register_group_max && (k * elem_bytes) % 16 == 0) ||
+          narrow_register_word_bytes(elem_bytes, k) != 0);
 }
 
 /// Records per block of the default narrow register policies for K-element records of
 /// elem_bytes: 256 threads x 16 bytes' worth each, four times over for K = 1, twice for K = 2 (16
 /// to 32 KB staged); channel groups (K > 8) 128 segments of 16 / elem_bytes records up to K = 24, 64
 /// above (at most 48 KB staged; H200, 2^22 records, the prototype of these shapes at 92-98% of
-/// cudaMemcpy against the record algorithms' 52-82%, docs/tuning.md).
+/// cudaMemcpy against the record algorithms' 52-82%, docs/tuning.md); channel words one word's
+/// records per thread.
 SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k) {
+  if (narrow_register_word_bytes(elem_bytes, k) != 0) return 256 * (narrow_register_word_bytes(elem_bytes, k) / elem_bytes);
   if (k > transpose_register_narrow_max) return (k <= 24 ? 128 : 64) * (16 / elem_bytes);
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
@@ -366,28 +386,38 @@ struct NarrowRegisterShape {
   static constexpr int records = split ? Policy::rows : Policy::cols;  // records per block
   static constexpr int per_chunk = 16 / E;                             // records per thread and item
   static constexpr int segments = records / per_chunk;                 // 16 bytes' worth of records
-  static constexpr bool grouped = k > transpose_register_narrow_max;   // channel groups of per_chunk
+  static constexpr int word_bytes = narrow_register_word_bytes(E, k);  // channel words' W, or 0
+  static constexpr bool words = word_bytes != 0;                       // W / E records a thread
+  static constexpr bool grouped = k > transpose_register_narrow_max && !words;  // channel groups of per_chunk
+  static constexpr int per_word = words ? word_bytes / E : 1;          // records a thread (channel words)
+  static constexpr int word_chunks = words ? k * word_bytes / 16 : 1;  // their chunks
   static constexpr int items = records / (Policy::threads * per_chunk);
   static constexpr int chunks = records * k / per_chunk;  // 16-byte chunks of the flat side
   /// where split_block stages the segment after its block's (for windows of unaligned channel
   /// rows), past both the staged records and the staged channels (k rows of chunks / k + 1 slots);
   /// channel groups take aligned channel rows only
-  static constexpr int next_slot = grouped || record_chunk_slots(chunks, k) > chunks + k ? record_chunk_slots(chunks, k)
-                                                                                        : chunks + k;
-  static constexpr int slots = next_slot + (grouped ? 0 : k);
+  static constexpr int stage_k = words ? word_chunks : k;  // chunks a thread's records take in the stage (its segment)
+  static constexpr int next_slot = grouped || words || record_chunk_slots(chunks, k) > chunks + k
+                                       ? record_chunk_slots(chunks, stage_k)
+                                       : chunks + k;
+  static constexpr int slots = next_slot + (grouped || words ? 0 : k);
   static_assert(E <= 8, "narrow register policies: elements of 1 to 8 bytes (16-byte ones move as records already)");
   static_assert(k >= 1 && k <= transpose_register_group_max,
                 "narrow register policies: the narrow extent (Cols of narrow_rows_registers, Rows of "
                 "narrow_cols_registers) must be 1..transpose_register_group_max");
   static_assert(narrow_register_extent(E, k),
                 "narrow register policies: a narrow extent above transpose_register_narrow_max must be a multiple "
-                "of 16 / element bytes (whole channel groups)");
-  static_assert(grouped ? segments % 32 == 0 && records % per_chunk == 0 : records % (Policy::threads * per_chunk) == 0,
+                "of 16 / element bytes (whole channel groups) or take channel words (narrow_register_word_bytes)");
+  static_assert(!words || records == Policy::threads * per_word,
+                "narrow register policies: channel words take threads x W / element bytes records per block");
+  static_assert(words || (grouped ? segments % 32 == 0 && records % per_chunk == 0
+                                  : records % (Policy::threads * per_chunk) == 0),
                 "narrow register policies: records per block (Rows of narrow_rows_registers, Cols of "
                 "narrow_cols_registers) must be a multiple of threads x 16 / element bytes (channel groups: of "
                 "32 x 16 / element bytes)");
   static_assert(slots * 16 <= 48 * 1024, "narrow register policies: the staged records must fit 48 KB; fewer records");
-  static_assert(!grouped || (record_chunk_conflict_free(k) && record_chunk_slots_one_to_one(chunks, k)),
+  static_assert(!(grouped || words) ||
+                    (record_chunk_conflict_free(stage_k) && record_chunk_slots_one_to_one(chunks, stage_k)),
                 "narrow register policies: record_chunk_slot must stage channel groups one to one and without "
                 "bank conflicts");
 };

@@ -46,11 +46,25 @@ SMEMTILE_HOST_DEVICE constexpr bool small_matrix_fits(long long rows, long long 
          record_capacity(transpose_record_tile_bytes / elem_bytes, static_cast<int>(cols), elem_bytes, false) >= rows;
 }
 
-/// Whether one side's rows all start on a 16-byte boundary: the pointer, the pitch and, for a
+/// Whether one side's rows all start on a boundary of `bytes`: the pointer, the pitch and, for a
 /// batch, the stride (elements of elem_bytes).
+SMEMTILE_HOST_DEVICE constexpr bool rows_aligned_to(int bytes, unsigned long long address, long long ld, long long stride,
+                                                    long long batch, int elem_bytes) {
+  return address % static_cast<unsigned long long>(bytes) == 0 && (ld * elem_bytes) % bytes == 0 &&
+         (batch <= 1 || (stride * elem_bytes) % bytes == 0);
+}
+
+/// Whether one side's rows all start on a 16-byte boundary (rows_aligned_to).
 SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long address, long long ld, long long stride,
                                                          long long batch, int elem_bytes) {
-  return address % 16 == 0 && (ld * elem_bytes) % 16 == 0 && (batch <= 1 || (stride * elem_bytes) % 16 == 0);
+  return rows_aligned_to(16, address, ld, stride, batch, elem_bytes);
+}
+
+/// Whether the channel rows of a narrow call (`split`: the output's, else the input's) all start on
+/// a boundary of `bytes`.
+SMEMTILE_HOST_DEVICE constexpr bool channel_rows_aligned_to(const TransposeSelectionInput& in, bool split, int bytes) {
+  return split ? rows_aligned_to(bytes, in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes)
+               : rows_aligned_to(bytes, in.in_address, in.ld_in, in.stride_in, in.batch, in.elem_bytes);
 }
 
 /// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
@@ -60,19 +74,22 @@ SMEMTILE_HOST_DEVICE constexpr bool rows_16_byte_aligned(unsigned long long addr
 /// block; a run's last, shorter block moves element by element) and at most INT_MAX - 16 (the
 /// kernels look a segment past a block in int arithmetic). Up to transpose_register_narrow_max the
 /// channel rows may start anywhere (aligned ones move in 16-byte accesses directly, others through
-/// aligned windows); channel groups (larger K) write rows off 16 bytes in aligned windows shifted
-/// across lanes, and read them element by element, which merging takes for 4- and 8-byte elements
-/// only (1- and 2-byte ones take narrow_cols).
+/// aligned windows); channel groups (larger K, whole chunks) write rows off 16 bytes in aligned
+/// windows shifted across lanes, and read them element by element, which merging takes for 4- and
+/// 8-byte elements only (1- and 2-byte ones take narrow_cols); channel words (narrow_register_word_bytes)
+/// need the channel rows aligned to their word.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
   const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
   const long long ld_flat = split ? in.ld_in : in.ld_out;
   const long long stride_flat = split ? in.stride_in : in.stride_out;
   const unsigned long long flat = split ? in.in_address : in.out_address;
-  const bool channels_aligned = split ? rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes)
-                                      : rows_16_byte_aligned(in.in_address, in.ld_in, in.stride_in, in.batch, in.elem_bytes);
-  return k <= transpose_register_group_max && narrow_register_extent(in.elem_bytes, static_cast<int>(k)) &&
-         (k <= transpose_register_narrow_max || channels_aligned || split || in.elem_bytes >= 4) && ld_flat == k && flat % 16 == 0 &&
+  if (k > transpose_register_group_max || !narrow_register_extent(in.elem_bytes, static_cast<int>(k))) return false;
+  const int word = narrow_register_word_bytes(in.elem_bytes, static_cast<int>(k));
+  const bool channels_ok = k <= transpose_register_narrow_max ||
+                           (word != 0 ? channel_rows_aligned_to(in, split, word)
+                                      : channel_rows_aligned_to(in, split, 16) || split || in.elem_bytes >= 4);
+  return channels_ok && ld_flat == k && flat % 16 == 0 &&
          (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
 }
 
