@@ -932,17 +932,19 @@ TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-
 }
 
 namespace {
+// N x k -> k x N and k x N -> N x k, dense, both sides 16-byte aligned.
+smemtile::TransposeSelectionInput split(long long n, long long k, int e) {
+  return smemtile::TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
+}
+smemtile::TransposeSelectionInput merge(long long n, long long k, int e) {
+  return smemtile::TransposeSelectionInput{k, n, 1, e, n, k, n * k, n * k, 0x10000, 0x20000};
+}
+
 // Channel groups (k 9..32): taken exactly where a record is whole 16-byte chunks
 // (narrow_register_extent); channel rows off 16 bytes (pointer, pitch, batch stride) only for 4-
 // and 8-byte elements (element by element), 1- and 2-byte ones then taking the records.
 void check_narrow_register_groups() {
   using smemtile::TransposeSelectionInput;
-  const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
-    return TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
-  };
-  const auto merge = [](long long n, long long k, int e) {  // k x N -> N x k, dense, aligned
-    return TransposeSelectionInput{k, n, 1, e, n, k, n * k, n * k, 0x10000, 0x20000};
-  };
   const auto apply = [](const TransposeSelectionInput& in, bool split_side) {
     return smemtile::narrow_registers_apply(in, split_side, 1);
   };
@@ -998,12 +1000,6 @@ void check_narrow_register_groups() {
 // records of K are whole chunks, else 8, at most 12 chunks; the channel rows aligned to W.
 void check_narrow_register_words() {
   using smemtile::TransposeSelectionInput;
-  const auto split = [](long long n, long long k, int e) {  // N x k -> k x N, dense, aligned
-    return TransposeSelectionInput{n, k, 1, e, k, n, n * k, n * k, 0x10000, 0x20000};
-  };
-  const auto merge = [](long long n, long long k, int e) {  // k x N -> N x k, dense, aligned
-    return TransposeSelectionInput{k, n, 1, e, n, k, n * k, n * k, 0x10000, 0x20000};
-  };
   int taken = 0;
   for (int e : {1, 2, 4, 8, 16})
     for (int k = 1; k <= 40; ++k) {
