@@ -81,6 +81,26 @@ template __global__ void transpose_narrow_registers_kernel<
     DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 8>::type, HalfBits>(
     const HalfBits*, HalfBits*, int, int, int, long long, long long, int, bool);
 
+// Channel groups and channel words (K above 8): floats, 12 channels merged by groups (16-byte channel
+// loads, element loads where the rows are off 16 bytes, 16-byte shared stores and reads, 16-byte
+// record stores); bytes, 16 channels split by groups (16-byte cp.async staging and reads, 16-byte
+// channel stores, windows shifted across lanes for rows off 16 bytes); bytes, 12 channels split by
+// 4-byte words (16-byte cp.async and reads, 4-byte channel stores); halves, 10 channels merged by
+// 8-byte words (8-byte channel loads, 16-byte shared stores and reads, 16-byte record stores).
+using FloatBits = ElementBits<4, 4>;
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<4, TransposeAlgorithm::narrow_cols_registers, 12>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, int, int, long long, long long, int, bool);
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<1, TransposeAlgorithm::narrow_rows_registers, 16>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, long long, long long, int, bool);
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<1, TransposeAlgorithm::narrow_rows_registers, 12>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, long long, long long, int, bool);
+template __global__ void transpose_narrow_registers_kernel<
+    DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 10>::type, HalfBits>(
+    const HalfBits*, HalfBits*, int, int, int, long long, long long, int, bool);
+
 // small_batch_staged, floats and bytes: whole chunks staged by 16-byte cp.async, the partial chunks at
 // a run's ends by read-only global loads and shared stores, the stage gathered from the shared window
 // and the pieces stored whole (16 bytes for floats, 8 for bytes).
