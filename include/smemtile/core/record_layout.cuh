@@ -102,8 +102,8 @@ static_assert(record_layout_conflict_free(1) && record_layout_conflict_free(2) &
 /// which meet a 2-way conflict in some phases).
 SMEMTILE_HOST_DEVICE constexpr int record_chunk_slot(int q, int k) {
   if (k % 2 != 0) return q;
+  if (k <= 8 && (k & (k - 1)) == 0) return q ^ ((q >> 3) & 7);  // k = 8: q >> 3 is q / k, without a signed division
   if (k >= 8) return q ^ ((q / k) & 7);
-  if ((k & (k - 1)) == 0) return q ^ ((q >> 3) & 7);
   return q + q / k;
 }
 
