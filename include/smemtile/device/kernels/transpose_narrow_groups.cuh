@@ -7,8 +7,8 @@
 /// pairs, consecutive lanes on consecutive segments of one group, so that each channel access of a
 /// warp is 512 contiguous bytes: 16-byte accesses where the channel rows are 16-byte aligned; else
 /// aligned windows shifted across lanes (splitting) or element loads (merging, 4- and 8-byte
-/// elements: narrow_registers_apply); the flat side is staged through record_chunk_slot's segment XOR, conflict-free for these K
-/// (NarrowRegisterShape's static_assert).
+/// elements: narrow_registers_apply); the flat side is staged through record_chunk_slot's segment
+/// XOR, conflict-free for these K (NarrowRegisterShape's static_assert).
 #pragma once
 
 #include "../../block/async_copy.cuh"       // async_copy_commit, async_copy_wait_all
@@ -29,9 +29,9 @@ SMEMTILE_DEVICE int group_chunk_slot(int s, int v, int g) {
 }
 
 // V records x V channels regrouped: bytes (V = 16) as two halves of 8 channels, each a record's 8
-// bytes (merge_records<Bits, 8>: chunk i holds records 2 i and 2 i + 1), so that a thread holds 96
-// registers of data at most rather than 128 (the whole at once spilled under 2 blocks per
-// multiprocessor); the halves' chunks pair up by register renames.
+// bytes (merge_records<Bits, 8>: chunk i holds records 2 i and 2 i + 1), so that one half's input is
+// dead before the other's output is built; the halves' chunks pair up by register renames. (The
+// bytes kernels still sit at the 128-register cap of 2 blocks per multiprocessor, 8-16 bytes spilled.)
 template <class Bits, int V>
 SMEMTILE_DEVICE void merge_group(const uint4 (&channels)[V], uint4 (&records)[V]) {
   if constexpr (V == 16) {

@@ -2,8 +2,8 @@
 /// device_transpose's narrow register kernels (narrow_rows_registers: N x K -> K x N, records to
 /// channels; narrow_cols_registers: K x N -> N x K), K a compile-time extent up to
 /// transpose_register_narrow_max (above it, channel groups and channel words:
-/// transpose_narrow_groups.cuh, transpose_narrow_words.cuh). A block takes a run of records: the flat side (the records, one
-/// contiguous run) moves through shared memory in coalesced 16-byte chunks (record_chunk_slot's
+/// transpose_narrow_groups.cuh, transpose_narrow_words.cuh). A block takes a run of records: the
+/// flat side (the records, one contiguous run) moves through shared memory in coalesced 16-byte chunks (record_chunk_slot's
 /// conflict-free staging), each thread regroups 16 bytes' worth of records in registers
 /// (split_records / merge_records), and the channel side moves straight between registers and
 /// global memory, 16 bytes per thread and channel, consecutive threads on consecutive records.
