@@ -17,6 +17,7 @@
 //   bank_validation --model-only model.csv writes the predictions only (no GPU needed)
 //   bank_validation --list                 prints the cases
 #include <smemtile/core/conflict_free_tiles.cuh>
+#include <smemtile/core/record_layout.cuh>  // record_chunk_slot
 
 #include <cuda_runtime.h>
 
@@ -200,6 +201,24 @@ std::vector<Case> build_cases() {
                         [](int l) { return unsigned(l % 2) * 128u; }));
   cases.push_back(probe("probe_e1_same_word_bytes", 1, "4 lanes per word in 8 words of bank 0", 0xffffffffu,
                         [](int l) { return unsigned(l / 4) * 128u + unsigned(l % 4); }));
+  // The narrow register kernels' stage (record_chunk_slot's XOR by segment, issue 21's channel groups
+  // and words): lanes on chunk 5 of consecutive segments, and lanes on consecutive chunks. Nsight
+  // Compute reported 7-15% extra wavefronts on kernels built on these (benchmark-limits.md).
+  const auto staged = [](const char* name, const char* what, unsigned (*address)(int)) {
+    Case c = probe(name, 16, what, 0xffffffffu, address);
+    c.shared_bytes = 16384;
+    return c;
+  };
+  cases.push_back(staged("probe_e16_segment_xor_k16_lanes", "lane l: chunk 5 of segment l, k = 16",
+                         [](int l) { return unsigned(record_chunk_slot(l * 16 + 5, 16)) * 16u; }));
+  cases.push_back(staged("probe_e16_segment_xor_k12_lanes", "lane l: chunk 5 of segment l, k = 12",
+                         [](int l) { return unsigned(record_chunk_slot(l * 12 + 5, 12)) * 16u; }));
+  cases.push_back(staged("probe_e16_segment_xor_k8_lanes", "lane l: chunk 5 of segment l, k = 8",
+                         [](int l) { return unsigned(record_chunk_slot(l * 8 + 5, 8)) * 16u; }));
+  cases.push_back(staged("probe_e16_segment_xor_k16_flat", "lane l: chunk 64 + l, k = 16",
+                         [](int l) { return unsigned(record_chunk_slot(64 + l, 16)) * 16u; }));
+  cases.push_back(staged("probe_e16_segment_xor_k12_flat", "lane l: chunk 64 + l, k = 12",
+                         [](int l) { return unsigned(record_chunk_slot(64 + l, 12)) * 16u; }));
   return cases;
 }
 
