@@ -213,9 +213,10 @@ struct TransposePolicyCheck {
 /// whose record is not whole 16-byte chunks (no channel groups), elements of at most 4 bytes, and a
 /// word of W = 4 or 8 bytes (4 preferred) such that W / elem_bytes records are whole chunks (k W a
 /// multiple of 16) of at most 12 chunks (256 threads' worth staged in 48 KB). A thread then takes W /
-/// elem_bytes records and a W-byte piece of each channel. H200, 2^22 records, k = 10..28, % of
-/// cudaMemcpy against the record algorithms' 50-79: 91-98 merging, 83-97 splitting unstaged (probe,
-/// docs/tuning.md "Channel words").
+/// elem_bytes records and a W-byte piece of each channel. 2^22 records, the 19 (elem_bytes, k) it
+/// takes, % of cudaMemcpy, merging / splitting: H100 94.6-99.0 / 89.1-99.9, H200 94.0-98.1 /
+/// 84.6-97.0, against the record algorithms' 61-80 / 73-91 and 50-65 / 54-79 (docs/tuning.md,
+/// "Channel words").
 SMEMTILE_HOST_DEVICE constexpr int narrow_register_word_bytes(int elem_bytes, int k) {
   if (k <= transpose_register_narrow_max || k > transpose_register_group_max || elem_bytes > 4 ||
       (k * elem_bytes) % 16 == 0)
