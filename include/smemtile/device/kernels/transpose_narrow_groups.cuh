@@ -166,7 +166,10 @@ SMEMTILE_DEVICE void move_block_groups(const Bits* src, Bits* dst, long long ld,
     else split_block_groups<false, Shape, T>(src, dst, ld, stage);
   } else {
     if constexpr (sizeof(Bits) >= 4) {
-      if (!channels_aligned) return merge_block_groups<false, Shape, T>(src, dst, ld, stage);
+      if (!channels_aligned) {
+        merge_block_groups<false, Shape, T>(src, dst, ld, stage);
+        return;
+      }
     }
     merge_block_groups<true, Shape, T>(src, dst, ld, stage);
   }

@@ -12,7 +12,7 @@
 #include <type_traits>  // std::conditional_t
 
 #include "../../block/async_copy.cuh"       // async_copy_commit, async_copy_wait_all
-#include "../../block/record_registers.cuh" // detail::permute_elements, stage_chunk_async, store_chunk
+#include "../../block/record_registers.cuh" // detail::permute_elements, chunks_to_words, stage_chunk_async, store_chunk
 #include "../../core/record_layout.cuh"     // record_chunk_slot
 
 namespace smemtile {
@@ -21,39 +21,27 @@ namespace smemtile {
 
 namespace detail {
 
-// Channel c's W-byte word among the C chunks of a thread's channel words (c = 0 .. K - 1, in order).
+// A channel's W-byte piece: one 4-byte word, or two.
 template <int W>
 using ChannelWord = std::conditional_t<W == 4, unsigned, uint2>;
 
-template <int W, int C>
-SMEMTILE_DEVICE ChannelWord<W> channel_word(const uint4 (&chunks)[C], int c) {
-  const uint4& chunk = chunks[c * W / 16];
-  if constexpr (W == 4) {
-    const int i = c % 4;
-    return i == 0 ? chunk.x : i == 1 ? chunk.y : i == 2 ? chunk.z : chunk.w;
-  } else {
-    return c % 2 == 0 ? make_uint2(chunk.x, chunk.y) : make_uint2(chunk.z, chunk.w);
-  }
+// Channel c's piece among the words of a thread's channel chunks (channels in order, W / 4 words each).
+template <int W, int N>
+SMEMTILE_DEVICE ChannelWord<W> channel_word(const unsigned (&words)[N], int c) {
+  if constexpr (W == 4) return words[c];
+  else return make_uint2(words[2 * c], words[2 * c + 1]);
 }
-
-template <int W, int C>
-SMEMTILE_DEVICE void set_channel_word(uint4 (&chunks)[C], int c, const ChannelWord<W>& word) {
-  uint4& chunk = chunks[c * W / 16];
-  if constexpr (W == 4) {
-    const int i = c % 4;
-    (i == 0 ? chunk.x : i == 1 ? chunk.y : i == 2 ? chunk.z : chunk.w) = word;
-  } else if (c % 2 == 0) {
-    chunk.x = word.x, chunk.y = word.y;
-  } else {
-    chunk.z = word.x, chunk.w = word.y;
-  }
+template <int W, int N>
+SMEMTILE_DEVICE void set_channel_word(unsigned (&words)[N], int c, const ChannelWord<W>& word) {
+  if constexpr (W == 4) words[c] = word;
+  else words[2 * c] = word.x, words[2 * c + 1] = word.y;
 }
 
 // narrow_rows_registers by channel words: a full block's records (at src, 16-byte aligned) to K
 // channel rows (aligned to W, pitch ld).
 template <class Shape, int T, class Bits>
 SMEMTILE_DEVICE void split_block_words(const Bits* src, Bits* dst, long long ld, uint4* stage) {
-  constexpr int K = Shape::k, E = static_cast<int>(sizeof(Bits)), W = Shape::word_bytes, R = W / E;
+  constexpr int K = Shape::k, E = static_cast<int>(sizeof(Bits)), W = Shape::word_bytes, R = Shape::per_word;
   constexpr int C = Shape::word_chunks;
   const int t = static_cast<int>(threadIdx.x);
   const uint4* flat = reinterpret_cast<const uint4*>(src);
@@ -67,22 +55,24 @@ SMEMTILE_DEVICE void split_block_words(const Bits* src, Bits* dst, long long ld,
   for (int j = 0; j < C; ++j) records[j] = stage[record_chunk_slot(t * C + j, C)];
   // channel c's word: elements c R .. c R + R - 1, record r's element c each
   permute_elements<E, C>(records, channels, [](int o) { return o % R * K + o / R; });
+  unsigned words[4 * C];
+  chunks_to_words<C>(channels, words);
 #pragma unroll
-  for (int c = 0; c < K; ++c)
-    *reinterpret_cast<ChannelWord<W>*>(dst + c * ld + t * R) = channel_word<W>(channels, c);
+  for (int c = 0; c < K; ++c) *reinterpret_cast<ChannelWord<W>*>(dst + c * ld + t * R) = channel_word<W>(words, c);
 }
 
 // narrow_cols_registers by channel words: K channel rows (aligned to W, pitch ld; the block's first
 // record at src) to a full block's records (at dst, 16-byte aligned).
 template <class Shape, int T, class Bits>
 SMEMTILE_DEVICE void merge_block_words(const Bits* src, Bits* dst, long long ld, uint4* stage) {
-  constexpr int K = Shape::k, E = static_cast<int>(sizeof(Bits)), W = Shape::word_bytes, R = W / E;
+  constexpr int K = Shape::k, E = static_cast<int>(sizeof(Bits)), W = Shape::word_bytes, R = Shape::per_word;
   constexpr int C = Shape::word_chunks;
   const int t = static_cast<int>(threadIdx.x);
-  uint4 channels[C], records[C];
+  unsigned words[4 * C];
 #pragma unroll
-  for (int c = 0; c < K; ++c)
-    set_channel_word<W>(channels, c, *reinterpret_cast<const ChannelWord<W>*>(src + c * ld + t * R));
+  for (int c = 0; c < K; ++c) set_channel_word<W>(words, c, *reinterpret_cast<const ChannelWord<W>*>(src + c * ld + t * R));
+  uint4 channels[C], records[C];
+  words_to_chunks<C>(words, channels);
   permute_elements<E, C>(channels, records, [](int f) { return f % K * R + f / K; });
 #pragma unroll
   for (int j = 0; j < C; ++j) stage[record_chunk_slot(t * C + j, C)] = records[j];

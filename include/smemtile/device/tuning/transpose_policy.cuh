@@ -242,7 +242,8 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_register_extent(int elem_bytes, int k
 /// cudaMemcpy against the record algorithms' 52-82%, docs/tuning.md); channel words one word's
 /// records per thread.
 SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k) {
-  if (narrow_register_word_bytes(elem_bytes, k) != 0) return 256 * (narrow_register_word_bytes(elem_bytes, k) / elem_bytes);
+  const int word = narrow_register_word_bytes(elem_bytes, k);
+  if (word != 0) return 256 * (word / elem_bytes);
   if (k > transpose_register_narrow_max) return (k <= 24 ? 128 : 64) * (16 / elem_bytes);
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
 }
