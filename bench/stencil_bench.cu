@@ -6,10 +6,10 @@
 //                       write of every byte, as a stencil needs at least)
 //   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary, op); axes Boundary
 //                       {zero, clamp, periodic} and Path {selected: what device_stencil chooses (TMA on
-//                       sm_90 and later where TMA can describe the array), cp.async: forced with
-//                       StencilForcedLoader<StencilLoader::cp_async>} (cp.async is skipped for 1D,
-//                       which has one path, and for arrays whose rows are not multiples of 16 bytes,
-//                       where the selected path is cp.async already)
+//                       sm_90 and later where TMA can describe the array, else the 2D stream where
+//                       stencil_stream_selected, else cp.async), cp.async and stream: forced with
+//                       StencilForcedLoader} (skipped for 1D, which has one path, stream for 3D, and
+//                       where the selected path is the forced one already)
 //   naive_global        one thread per point, every neighbour read from global memory (through L1
 //                       and L2) with a bounds test (zero outside) or an index mapping (clamp,
 //                       periodic): axis Boundary; blocks of 256 (1D) or 32 x 8 threads
@@ -437,18 +437,19 @@ const std::vector<std::string> kCases = {
     "3D-7pt-F32-509x511x513", "3D-7pt-F64-509x511x513", "3D-r4-F32-509x511x513"};
 
 // smemtile's Path axis: the selected path (TMA on sm_90 and later where TMA can describe the
-// array), or cp.async forced (StencilForcedLoader<StencilLoader::cp_async>).
-const std::vector<std::string> kPaths = {"selected", "cp.async"};
+// array), or cp.async or the 2D stream forced (StencilForcedLoader).
+const std::vector<std::string> kPaths = {"selected", "cp.async", "stream"};
+enum class Path { selected, cp_async, stream };
 
 struct Extents {
   int nz, ny, nx;
   long long count() const { return static_cast<long long>(nz) * ny * nx; }
 };
 
-// One state: implementation `impl` of case C under boundary mode M; `cp_async`: smemtile's path
-// forced to cp.async (StencilForcedLoader) instead of the selected one.
+// One state: implementation `impl` of case C under boundary mode M; `path`: smemtile's selected
+// path or one forced (StencilForcedLoader).
 template <class C, int M>
-void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
+void run_case(nvbench::state& state, Impl impl, Extents e, Path path) {
   using T = typename C::T;
   using Op = typename C::Op;
   constexpr int R = C::radius;
@@ -495,10 +496,17 @@ void run_case(nvbench::state& state, Impl impl, Extents e, bool cp_async) {
             else return smemtile::boundary::Periodic{};
           }();
           const auto call = [&](auto src, auto dst) {
+            using smemtile::StencilForcedLoader;
             using smemtile::StencilLoader;
-            return cp_async ? smemtile::device_stencil<R, C::shape>(smemtile::StencilForcedLoader<StencilLoader::cp_async>{},
-                                                                    src, dst, boundary, Op{}, stream)
-                            : smemtile::device_stencil<R, C::shape>(src, dst, boundary, Op{}, stream);
+            if (path == Path::cp_async)
+              return smemtile::device_stencil<R, C::shape>(StencilForcedLoader<StencilLoader::cp_async>{}, src, dst,
+                                                           boundary, Op{}, stream);
+            if constexpr (C::rank == 2) {
+              if (path == Path::stream)
+                return smemtile::device_stencil<R, C::shape>(StencilForcedLoader<StencilLoader::stream>{}, src, dst,
+                                                             boundary, Op{}, stream);
+            }
+            return smemtile::device_stencil<R, C::shape>(src, dst, boundary, Op{}, stream);
           };
           smemtile::LaunchStatus status;
           if constexpr (C::rank == 1) {
@@ -556,18 +564,26 @@ template <class C>
 void run_mode(nvbench::state& state, Impl impl, Extents e) {
   const bool axes = impl == Impl::smemtile || impl == Impl::naive;
   const std::string b = axes ? state.get_string("Boundary") : std::string("zero");
-  const bool cp_async = impl == Impl::smemtile && state.get_string("Path") == "cp.async";
-  if (cp_async && C::rank == 1) {
+  const std::string p = impl == Impl::smemtile ? state.get_string("Path") : std::string("selected");
+  const Path path = p == "cp.async" ? Path::cp_async : p == "stream" ? Path::stream : Path::selected;
+  if (path != Path::selected && C::rank == 1) {
     state.skip("1D stencils have one path (sync loads)");
     return;
   }
-  if (cp_async && e.nx * static_cast<long long>(sizeof(typename C::T)) % 16 != 0) {
-    state.skip("rows of this array are not multiples of 16 bytes: TMA cannot describe it, the default path is cp.async");
+  if (path == Path::stream && C::rank != 2) {
+    state.skip("the stream is a 2D path");
     return;
   }
-  if (b == "clamp") return run_case<C, kClamp>(state, impl, e, cp_async);
-  if (b == "periodic") return run_case<C, kPeriodic>(state, impl, e, cp_async);
-  return run_case<C, kZero>(state, impl, e, cp_async);
+  // Rows TMA cannot describe select the stream where stencil_stream_selected, else cp.async.
+  const bool unaligned = e.nx * static_cast<long long>(sizeof(typename C::T)) % 16 != 0;
+  const bool stream_selected = smemtile::stencil_stream_selected(C::rank, sizeof(typename C::T), C::radius, C::shape);
+  if (unaligned && path != Path::selected && (path == Path::stream) == stream_selected) {
+    state.skip("rows of this array are not multiples of 16 bytes: TMA cannot describe it, and the selected path is this one");
+    return;
+  }
+  if (b == "clamp") return run_case<C, kClamp>(state, impl, e, path);
+  if (b == "periodic") return run_case<C, kPeriodic>(state, impl, e, path);
+  return run_case<C, kZero>(state, impl, e, path);
 }
 
 void dispatch(nvbench::state& state, Impl impl) {

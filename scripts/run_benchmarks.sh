@@ -38,9 +38,9 @@ default_args=(--min-samples 20 --max-noise 0.5 --min-time 0.5 --timeout 5 --no-b
 light_args=(--min-samples 10 --max-noise 1 --min-time 0.05 --timeout 1 --no-batch)
 # pairs_bench (30 states, 0.1 to ~30 ms a launch) takes them too: its figures are its own 50
 # interleaved launches per pair, NVBench's measurement is secondary.
-# stencil_bench has 204 states (17 cases; smemtile x 3 boundaries x 2 paths, naive x 3 boundaries,
-# memcpy, smem_halo, hand_2_5d), 167 run (2.5D is for 3D only; cp.async forced is skipped where it is
-# the selected path already), each moving 1 to 2 GiB (~0.5 ms): the same light options, at most ~1 s
+# stencil_bench has 266 states (19 cases; smemtile x 3 boundaries x 3 paths, naive x 3 boundaries,
+# memcpy, smem_halo, hand_2_5d), about 190 run (2.5D is for 3D only, the stream for 2D only; a
+# forced path is skipped where it is the selected path already), each moving 1 to 2 GiB (~0.5 ms): the same light options, at most ~1 s
 # of measurement per state plus ~0.3 s of setup (allocation, random fill, reference and check):
 # about 4 minutes.
 if [ -n "${SMEMTILE_BENCH_ARGS:-}" ]; then

@@ -375,6 +375,7 @@ using Choices = std::vector<std::pair<StencilLoader, StencilTiles>>;
 constexpr auto tma_large = std::make_pair(StencilLoader::tma, StencilTiles::large);
 constexpr auto tma = std::make_pair(StencilLoader::tma, StencilTiles::standard);
 constexpr auto cp_async = std::make_pair(StencilLoader::cp_async, StencilTiles::standard);
+constexpr auto stream = std::make_pair(StencilLoader::stream, StencilTiles::standard);
 constexpr auto sync = std::make_pair(StencilLoader::sync, StencilTiles::standard);
 }  // namespace
 
@@ -405,8 +406,9 @@ TEST_CASE("stencil_chunk_planes: 3D chunks that fill the last wave of blocks") {
 
 TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   const long long h100 = 227 * 1024, ada = 99 * 1024;
-  // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then cp.async.
-  CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
+  // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then (2D, where selected)
+  // the stream, then cp.async.
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, stream, cp_async});
   CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
   // 3D boxes keep the standard planes.
@@ -433,12 +435,14 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 1LL << 26})) ==
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
-        Choices{tma_large, tma, cp_async});
+        Choices{tma_large, tma, stream, cp_async});
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
-  CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
+  CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, stream, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
-  // No TMA (sm_80, sm_86, sm_89): cp.async only.
-  CHECK(candidates<2, 4, 1, StencilShape::star>(8, 163 * 1024) == Choices{cp_async});
+  // No TMA (sm_80, sm_86, sm_89): the 2D stream where selected, cp.async.
+  CHECK(candidates<2, 4, 1, StencilShape::star>(8, 163 * 1024) == Choices{stream, cp_async});
+  CHECK(candidates<2, 8, 1, StencilShape::star>(8, 163 * 1024) == Choices{stream, cp_async});
+  CHECK(candidates<2, 8, 1, StencilShape::box>(8, 163 * 1024) == Choices{cp_async});
   CHECK(candidates<3, 8, 2, StencilShape::box>(8, ada) == Choices{cp_async});
   // 1D: one synchronous copy per block, whatever the GPU.
   CHECK(candidates<1, 4, 1, StencilShape::star>(9, h100) == Choices{sync});
@@ -446,8 +450,35 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   // The threshold is the large policy's own shared memory.
   using L = Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
   const long long need = smemtile::stencil_shared_bytes<L>(4, 1);
-  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, cp_async});
-  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need - 1) == Choices{tma, cp_async});
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, stream, cp_async});
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need - 1) == Choices{tma, stream, cp_async});
+}
+
+TEST_CASE("stencil_stream_selected: the 2D stream before cp.async where it was measured ahead") {
+  using smemtile::stencil_stream_selected;
+  for (int e : {1, 2, 4, 8})
+    for (int r = 1; r <= 8; ++r)
+      for (StencilShape s : {StencilShape::star, StencilShape::box}) {
+        INFO(e << "-byte elements, radius " << r << (s == StencilShape::star ? " star" : " box"));
+        const bool expected = e == 4 ? (s == StencilShape::star ? r <= 2 : r == 1) : e == 8 && s == StencilShape::star && r == 1;
+        CHECK(stencil_stream_selected(2, e, r, s) == expected);
+        CHECK_FALSE(stencil_stream_selected(1, e, r, s));
+        CHECK_FALSE(stencil_stream_selected(3, e, r, s));
+        // Every default stream policy passes its checks, holds at least one value per lane and
+        // loads at least one row ahead.
+        CHECK(smemtile::stencil_stream_columns(e, r, s) >= 1);
+        CHECK(smemtile::stencil_stream_ahead(e, r, s) >= 1);
+      }
+  // The measured shapes (docs/tuning.md, "2D stream"): 32 bytes of a row per lane for stars of
+  // radius 1, 16 for radius 2 and boxes of radius 1; floats' 5-point stars one row ahead.
+  CHECK(Policy<2, 4, 1, StencilShape::star, StencilLoader::stream>::columns == 8);
+  CHECK(Policy<2, 4, 1, StencilShape::star, StencilLoader::stream>::ahead == 1);
+  CHECK(Policy<2, 8, 1, StencilShape::star, StencilLoader::stream>::columns == 4);
+  CHECK(Policy<2, 4, 1, StencilShape::box, StencilLoader::stream>::columns == 4);
+  CHECK(Policy<2, 4, 1, StencilShape::box, StencilLoader::stream>::ahead == 3);
+  CHECK(Policy<2, 4, 2, StencilShape::star, StencilLoader::stream>::columns == 4);
+  CHECK(smemtile::StencilPolicyCheck<Policy<2, 4, 4, StencilShape::box, StencilLoader::stream>, 4, 4, StencilShape::box>::ok);
+  CHECK(smemtile::IsStencilPolicy<Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>>::value);
 }
 
 TEST_CASE("stencil_plane_offsets_fit: 3D periodic TMA sweeps take planes whose elements lie within 2^31 - 1 of the first") {

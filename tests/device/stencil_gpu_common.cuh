@@ -328,11 +328,12 @@ auto global_array(T* base, const Geometry& g, bool in) {
   else return smemtile::make_global_volume(p, g.depth, g.rows, g.cols, pitch, slice);
 }
 
-// Runs device_stencil<R, S> with policy P and `op` on random input of geometry g, then checks every
-// output element against the host reference and every other element of out's allocation (offset,
-// pitch padding, slice gaps, guard) against the poison.
-template <int Rank, int R, StencilShape S, int P, class T, class Op>
-void check_stencil(const Geometry& g, const Op& op, std::mt19937& rng) {
+// Runs device_stencil<R, S> with policy P and `op` (after `forced`, a StencilForcedLoader or a
+// policy, where given) on random input of geometry g, then checks every output element against the
+// host reference and every other element of out's allocation (offset, pitch padding, slice gaps,
+// guard) against the poison.
+template <int Rank, int R, StencilShape S, int P, class T, class Op, class... Forced>
+void check_stencil(const Geometry& g, const Op& op, std::mt19937& rng, Forced... forced) {
   INFO(g.describe());
   const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
   const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
@@ -343,7 +344,7 @@ void check_stencil(const Geometry& g, const Op& op, std::mt19937& rng) {
 
   const auto in_view = global_array<Rank>(static_cast<const T*>(d_in.get()), g, true);
   const auto out_view = global_array<Rank>(d_out.get(), g, false);
-  const smemtile::LaunchStatus status = smemtile::device_stencil<R, S>(in_view, out_view, make_policy<P, T>(), op);
+  const smemtile::LaunchStatus status = smemtile::device_stencil<R, S>(forced..., in_view, out_view, make_policy<P, T>(), op);
   INFO("status: " << status.message);
   REQUIRE(status.error == cudaSuccess);
   REQUIRE_CUDA(cudaDeviceSynchronize());

@@ -43,6 +43,19 @@ SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
   return value;
 }
 
+/// `value` of lane `source` (0..31) among `lanes` (a shuffle's mask), for values of 1 to 8 bytes of
+/// any trivially copyable type, moved as one 32- or 64-bit word.
+template <class T>
+SMEMTILE_DEVICE T shuffle_from(unsigned lanes, T value, int source) {
+  static_assert(sizeof(T) <= 8, "smemtile::shuffle_from: values of 1 to 8 bytes");
+  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+  Word word = 0;
+  __builtin_memcpy(&word, &value, sizeof(T));
+  word = __shfl_sync(lanes, word, source);
+  __builtin_memcpy(&value, &word, sizeof(T));
+  return value;
+}
+
 /// Every thread of the block; the block's size is read from blockDim.
 struct ThreadBlock {
   static constexpr int static_size = 0;  ///< 0: the size is known only at run time

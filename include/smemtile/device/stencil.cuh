@@ -26,8 +26,9 @@
 // ahead, so each input element is read from DRAM about once (the 2.5D scheme). On sm_90 and later,
 // where the array's address and pitches allow (tma_map_error), one thread loads each tile or plane
 // with one TMA copy and the policy's values are written into the few tiles that reach outside the
-// array (none under boundary::zero: TMA's fill is zero); elsewhere every thread starts its cp.async
-// copies. Why: per point, a stencil does a few additions; what limits it is keeping enough loads in
+// array (none under boundary::zero: TMA's fill is zero); elsewhere 2D stencils that the stream
+// suits (stencil_stream_selected) stream strips of columns down the rows in registers, with no
+// tiles, and the others have every thread start its cp.async copies. Why: per point, a stencil does a few additions; what limits it is keeping enough loads in
 // flight and spending few instructions and memory requests on moving data.
 //
 // Layout of this part of the library: this file is the entry (API, argument checks);

@@ -15,6 +15,7 @@
 #include "../kernels/stencil_1d.cuh"        // stencil_1d_kernel
 #include "../kernels/stencil_2d.cuh"        // stencil_2d_kernel
 #include "../kernels/stencil_3d.cuh"        // stencil_3d_kernel
+#include "../kernels/stencil_stream.cuh"    // stencil_stream_kernel
 #include "../launch.cuh"                    // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_policy.cuh"     // the policies and the selector
 
@@ -133,6 +134,29 @@ LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& ma
   return LaunchStatus{};
 }
 
+// Why the 2D stream cannot take arrays of these extents (its strips' column and row indices, with
+// the columns beyond them, must fit in an int), or nullptr.
+template <class Policy, int Radius>
+const char* stencil_stream_extent_error(long long rows, long long cols) {
+  if (cols > INT_MAX - Policy::cols - 32 - Radius || rows > INT_MAX - Policy::rows - Radius)
+    return "the stream's strips index rows and columns in int: the array is too close to 2^31 - 1 along an axis";
+  return nullptr;
+}
+
+// 2D stream: one warp per strip task (StencilStreamPolicy), tasks in turn where there are more
+// than blocks.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_stream(GlobalArray<const T, 2> in, GlobalArray<T, 2> out, Boundary boundary, Op op,
+                                   cudaStream_t stream) {
+  const long long strips = (static_cast<long long>(in.extent(1)) + Policy::cols - 1) / Policy::cols;
+  const long long tasks = strips * ((static_cast<long long>(in.extent(0)) + Policy::rows - 1) / Policy::rows);
+  const long long blocks = (tasks + Policy::warps - 1) / Policy::warps;
+  stencil_stream_kernel<Policy, Radius, Shape, T><<<static_cast<unsigned>(blocks < INT_MAX ? blocks : INT_MAX),
+                                                    Policy::threads, 0, stream>>>(in, out, boundary, op,
+                                                                                  static_cast<int>(strips), tasks);
+  return LaunchStatus{};
+}
+
 // 3D: one block per xy tile and chunk of planes (stencil_chunk_planes: at most Policy::planes,
 // balanced over the blocks resident at once).
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
@@ -164,6 +188,10 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
   static_assert(Policy::rank == static_cast<int>(Rank), "smemtile::device_stencil: the policy's rank is not the array's");
   if constexpr (Rank == 1) {
     *launched = launch_stencil_1d<Policy, Radius, Shape>(in, out, boundary, op, stream);
+    return true;
+  } else if constexpr (Policy::loader == StencilLoader::stream) {
+    if ((*why = stencil_stream_extent_error<Policy, Radius>(in.extent(0), in.extent(1)))) return false;
+    *launched = launch_stencil_stream<Policy, Radius, Shape>(in, out, boundary, op, stream);
     return true;
   } else {
     CUtensorMap map{};
@@ -218,6 +246,11 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
       if (choice.loader == StencilLoader::cp_async) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::cp_async>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+      } else if (choice.loader == StencilLoader::stream) {
+        if constexpr (stencil_stream_selected(rank, static_cast<int>(sizeof(T)), Radius, Shape)) {
+          using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::stream>;
+          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        }
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
@@ -247,7 +280,10 @@ LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T,
   const char* why = nullptr;
   if (!try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why))
     return failed_launch(cudaErrorInvalidValue,
-                         std::string(stencil_who) + ": the policy loads with TMA, which cannot read this array: " + why);
+                         std::string(stencil_who) +
+                             (Policy::loader == StencilLoader::tma ? ": the policy loads with TMA, which cannot read this array: "
+                                                                   : ": the policy cannot take this array: ") +
+                             why);
   return launched;
 }
 

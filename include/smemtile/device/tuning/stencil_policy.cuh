@@ -19,7 +19,9 @@ namespace smemtile {
 enum class StencilLoader {
   tma,       ///< one TMA copy per tile or plane (sm_90 and later), the boundary written afterwards
   cp_async,  ///< every thread starts cp.async copies (sm_80 and later; synchronous before)
-  sync       ///< every thread loads and stores (copy_global_to_tile)
+  sync,      ///< every thread loads and stores (copy_global_to_tile)
+  stream     ///< 2D: each warp streams a strip of columns down the rows in registers (no shared
+             ///< memory; plain loads, so any pitch and alignment on any GPU): StencilStreamPolicy
 };
 
 /// How a stencil block computes its points from the tiles in shared memory.
@@ -94,6 +96,31 @@ struct StencilTiledPolicy {
                 "StencilTiledPolicy: TMA elements of 1, 2, 4 or 8 bytes");
 };
 
+/// 2D stream policy (StencilLoader::stream): warp w of the grid takes a strip of 32 Columns columns
+/// (lane l: columns l, l + 32, ...) and Rows rows, and streams down them with the rows in
+/// registers: the 2 Radius + 1 rows a point reads and Ahead rows loading. x neighbours come from
+/// the neighbouring lanes (shuffles), the Radius columns beyond the strip from one more load per
+/// row. No shared memory and no barrier: every load is an ordinary one, at any alignment, so
+/// arrays TMA cannot describe and GPUs without TMA take it (docs/tuning.md, "2D stream").
+template <int Columns, int Ahead, int Rows = 64, int Warps = 4, int MinBlocks = 4>
+struct StencilStreamPolicy {
+  static constexpr int rank = 2;                                     ///< 2D arrays only
+  static constexpr StencilLoader loader = StencilLoader::stream;     ///< rows straight into registers
+  static constexpr StencilCompute compute = StencilCompute::points;  ///< each point from its values
+  static constexpr int columns = Columns;      ///< values of a row per lane
+  static constexpr int ahead = Ahead;          ///< rows loading ahead of the window
+  static constexpr int rows = Rows;            ///< rows a warp streams (its strip's height)
+  static constexpr int cols = 32 * Columns;    ///< columns of a warp's strip
+  static constexpr int warps = Warps;          ///< warps per block (each its own strip)
+  static constexpr int threads = 32 * Warps;   ///< threads per block
+  static constexpr int min_blocks = MinBlocks; ///< __launch_bounds__ blocks per multiprocessor
+  static_assert(Columns >= 1 && Columns <= 16, "StencilStreamPolicy: 1 to 16 values of a row per lane");
+  static_assert(Ahead >= 1 && Ahead <= 8, "StencilStreamPolicy: 1 to 8 rows loading ahead");
+  static_assert(Rows >= 1, "StencilStreamPolicy: a warp streams at least one row");
+  static_assert(Warps >= 1 && Warps <= 32, "StencilStreamPolicy: 1 to 32 warps per block");
+  static_assert(MinBlocks >= 1, "StencilStreamPolicy: at least one block per multiprocessor");
+};
+
 /// A forced path: passed where a policy goes, `device_stencil<R, S>(StencilForcedLoader<
 /// StencilLoader::cp_async>{}, in, out, boundary, op)` runs the default policy of that loader and
 /// those tiles for this stencil (DefaultStencilPolicy of the array's rank, the element size, R and
@@ -118,6 +145,9 @@ struct IsStencilPolicy<Stencil1DPolicy<I, H, T, M>> : std::true_type {};
 /// A 2D or 3D policy is a stencil policy.
 template <int R, StencilLoader L, StencilCompute C, int Ro, int Co, int H, int S, int M, int U, int P, int T>
 struct IsStencilPolicy<StencilTiledPolicy<R, L, C, Ro, Co, H, S, M, U, P, T>> : std::true_type {};
+/// A 2D stream policy is a stencil policy.
+template <int C, int A, int Ro, int W, int M>
+struct IsStencilPolicy<StencilStreamPolicy<C, A, Ro, W, M>> : std::true_type {};
 
 /// The values a star strip holds on each side of its 16 / ElemBytes points: Radius rounded up to
 /// whole 16-byte strips, so that the row loads as whole vectors.
@@ -189,6 +219,14 @@ struct StencilPolicyCheck {
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
+/// The invariants of a stream policy for a stencil of Radius and Shape (2D, any element size): the
+/// Radius columns beyond a strip are held by Radius lanes on each side of one register.
+template <int C, int A, int Ro, int W, int M, int ElemBytes, int Radius, StencilShape Shape>
+struct StencilPolicyCheck<StencilStreamPolicy<C, A, Ro, W, M>, ElemBytes, Radius, Shape> {
+  static_assert(2 * Radius <= 32, "stencil stream policy: radii up to 16 (a lane per column beyond the strip)");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
 /// The default policies, as selected by stencil_candidates (docs/tuning.md, "stencil policies").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader,
           StencilTiles Tiles = StencilTiles::standard>
@@ -227,12 +265,32 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
                                   large && ElemBytes == 4 ? 8 : ElemBytes>;
 };
 
+/// 2D stream (StencilLoader::stream): a row's values per lane and rows ahead by element size,
+/// radius and shape, chosen so that a lane's rows fit its registers at four blocks of 128 threads
+/// per multiprocessor without spilling (docs/tuning.md, "2D stream"): stars keep shifted copies of
+/// the centre row only, boxes of every row of the window.
+SMEMTILE_HOST_DEVICE constexpr int stencil_stream_columns(int elem_bytes, int radius, StencilShape shape) {
+  const int bytes = shape == StencilShape::star ? (radius == 1 ? 32 : radius == 2 ? 16 : 8) : (radius == 1 ? 16 : 4);
+  return bytes / elem_bytes > 1 ? bytes / elem_bytes : 1;
+}
+/// Rows loading ahead of a stream's window (docs/tuning.md, "2D stream").
+SMEMTILE_HOST_DEVICE constexpr int stencil_stream_ahead(int elem_bytes, int radius, StencilShape shape) {
+  return shape == StencilShape::star && radius == 1 && elem_bytes == 4 ? 1 : elem_bytes == 4 && radius <= 2 ? 3 : 2;
+}
+template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles>
+struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, Tiles> {
+  /// the policy
+  using type = StencilStreamPolicy<stencil_stream_columns(ElemBytes, Radius, Shape),
+                                   stencil_stream_ahead(ElemBytes, Radius, Shape)>;
+};
+
 /// 3D: 16 x 64 planes, 64 planes per block (48 from radius 3), two planes loading ahead (three
 /// for stars); large, radius 1: 32 rows of 1 KB (32 x 128 for narrower elements), one ahead. Stars
 /// of 4-byte elements from radius 2 compute strips, boxes of radius 1 box strips; blocks per
 /// multiprocessor per tile and shape (docs/tuning.md).
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
+  static_assert(Loader != StencilLoader::stream, "smemtile stencil: the stream loader is for 2D arrays");
   static constexpr bool star = Shape == StencilShape::star;                   ///< a star stencil
   static constexpr bool wide = Tiles == StencilTiles::large && Radius == 1;    ///< the wide planes
   static constexpr int rows = wide ? 32 : 16;                                  ///< plane rows
@@ -297,6 +355,16 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long lo
 /// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
 
+/// Whether the selection takes the 2D stream after TMA, before cp.async, where it was measured
+/// ahead of cp.async's tiles (docs/tuning.md, "2D stream"): 4-byte elements, stars of radius 1
+/// and 2 and boxes of radius 1; 8-byte elements, stars of radius 1 (their wider stencils shuffle
+/// two words per value and lose to the tiles). Other stencils may force it (StencilForcedLoader).
+SMEMTILE_HOST_DEVICE constexpr bool stencil_stream_selected(int rank, int elem_bytes, int radius, StencilShape shape) {
+  if (rank != 2) return false;
+  if (elem_bytes == 4) return shape == StencilShape::star ? radius <= 2 : radius == 1;
+  return elem_bytes == 8 && shape == StencilShape::star && radius == 1;
+}
+
 /// What the selector knows of the GPU and the call.
 struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
@@ -318,7 +386,7 @@ struct StencilChoice {
 /// describe the array (arch::tma_map_error) and, in 3D under periodic, stencil_plane_offsets_fit,
 /// else the next.
 struct StencilCandidates {
-  StencilChoice choice[3];  ///< the policies, best first
+  StencilChoice choice[4];  ///< the policies, best first
   int count = 0;            ///< how many
 };
 
@@ -326,7 +394,7 @@ struct StencilCandidates {
 /// 1D: sync. 2D and 3D, whatever the boundary policy: TMA with the large tiles where the GPU has
 /// TMA (sm_90 and later), the shared memory for them, they differ (3D: radius 1 only), and in 3D
 /// the stencil is a star and the array has at least stencil_large_planes_min_points; TMA with the
-/// standard tiles; cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and
+/// standard tiles; the 2D stream where stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and
 /// boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
@@ -343,6 +411,8 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
+  if (stencil_stream_selected(Rank, ElemBytes, Radius, Shape))
+    c.choice[c.count++] = StencilChoice{StencilLoader::stream, StencilTiles::standard};
   c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
   return c;
 }

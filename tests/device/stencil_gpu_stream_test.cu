@@ -1,0 +1,128 @@
+// GPU tests: device_stencil's 2D stream (StencilLoader::stream, StencilStreamPolicy) forced on
+// random shapes at random pitches and base offsets (rows at any alignment), every boundary policy:
+// each output element against the host reference, the rest of out's allocation against the poison
+// (stencil_gpu_common.cuh's check_stencil). Widths around the strips' (32 x columns: interior
+// strips test nothing, the first and last map their columns), heights around the warps' runs of
+// rows; radii 1 to 4, star and box; floats, doubles and ints; small policies with many strips. 1- and
+// 2-byte elements, which the host reference cannot check exactly, against the cp.async tiles bit for bit.
+#include <cstring>
+
+#include "stencil_gpu_common.cuh"
+
+namespace {
+
+using namespace stencil_test;
+using smemtile::StencilForcedLoader;
+using smemtile::StencilLoader;
+using smemtile::StencilStreamPolicy;
+constexpr StencilShape star = StencilShape::star;
+constexpr StencilShape box = StencilShape::box;
+
+// Extents for a stream whose strips are `strip` columns wide and `run` rows high: degenerate,
+// around one and two strips (runs), and random up to 5 strips.
+Geometry stream_geometry(std::mt19937& rng, int i, int strip, int run) {
+  int r, c;
+  switch (i % 6) {
+    case 0: r = uniform(rng, 1, 3); c = uniform(rng, 1, 40); break;
+    case 1: r = run + uniform(rng, -2, 2); c = strip + uniform(rng, -3, 3); break;
+    case 2: r = 2 * run + uniform(rng, -3, 3); c = 2 * strip + uniform(rng, -5, 5); break;
+    case 3: r = uniform(rng, 1, 20); c = 3 * strip + uniform(rng, 1, 9); break;
+    default: r = uniform(rng, 1, 3 * run); c = uniform(rng, 1, 5 * strip); break;
+  }
+  return with_layout(rng, 2, 1, r < 1 ? 1 : r, c < 1 ? 1 : c);
+}
+
+template <int R, StencilShape S, int P, class T, class Forced = StencilForcedLoader<StencilLoader::stream>>
+void stream_cases(int cases, std::mt19937& rng, Forced forced = {}) {
+  using Default = typename smemtile::DefaultStencilPolicy<2, static_cast<int>(sizeof(T)), R, S, StencilLoader::stream>::type;
+  using Policy = std::conditional_t<smemtile::IsStencilPolicy<Forced>::value, Forced, Default>;
+  const int strip = Policy::cols, run = Policy::rows;
+  const auto op = random_op<T, 2, R, S>(rng);
+  INFO("stream device_stencil<" << R << ", " << (S == star ? "star" : "box") << "> " << sizeof(T)
+                                << "-byte elements, policy " << policy_name(P) << ", strips " << strip << " x " << run);
+  for (int i = 0; i < cases; ++i) {
+    INFO("case " << i);
+    check_stencil<2, R, S, P, T>(stream_geometry(rng, i, strip, run), op, rng, forced);
+  }
+}
+
+TEST_CASE("device_stencil 2D stream: every boundary policy, star and box of radius 1, floats") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  stream_cases<1, star, kZero, float>(12, rng);
+  stream_cases<1, star, kConstant, float>(12, rng);
+  stream_cases<1, star, kClamp, float>(12, rng);
+  stream_cases<1, star, kPeriodic, float>(12, rng);
+  stream_cases<1, star, kReflect, float>(12, rng);
+  stream_cases<1, box, kZero, float>(12, rng);
+  stream_cases<1, box, kClamp, float>(12, rng);
+  stream_cases<1, box, kPeriodic, float>(12, rng);
+  stream_cases<1, box, kReflect, float>(12, rng);
+}
+
+TEST_CASE("device_stencil 2D stream: radii 2 to 4, doubles and ints") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  stream_cases<2, star, kClamp, float>(12, rng);
+  stream_cases<2, star, kPeriodic, double>(12, rng);
+  stream_cases<3, star, kReflect, float>(8, rng);
+  stream_cases<4, star, kConstant, double>(8, rng);
+  stream_cases<2, box, kReflect, float>(8, rng);
+  stream_cases<1, star, kZero, double>(12, rng);
+  stream_cases<1, box, kConstant, double>(8, rng);
+  stream_cases<1, star, kPeriodic, int>(8, rng);
+  stream_cases<2, box, kClamp, int>(8, rng);
+}
+
+TEST_CASE("device_stencil 2D stream: small policies, many strips and runs per warp") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  stream_cases<1, star, kReflect, float>(12, rng, StencilStreamPolicy<1, 1, 5, 2, 1>{});
+  stream_cases<2, box, kPeriodic, float>(12, rng, StencilStreamPolicy<3, 2, 7, 3, 1>{});
+  stream_cases<1, star, kClamp, double>(12, rng, StencilStreamPolicy<2, 4, 3, 1, 1>{});
+  stream_cases<3, star, kZero, int>(12, rng, StencilStreamPolicy<1, 1, 1, 1, 1>{});
+}
+
+// 1- and 2-byte elements: the forced stream equals the forced cp.async tiles byte for byte over the
+// whole allocation (pitch padding poisoned), with every element written (the stream run twice over
+// two different poisons: a byte result may equal one of them).
+template <class T, int R, StencilShape S, int P>
+void stream_equals_tiles(int cases, std::mt19937& rng) {
+  const auto op = random_op<T, 2, R, S>(rng);
+  INFO("stream against cp.async, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
+  for (int i = 0; i < cases; ++i) {
+    const Geometry g = stream_geometry(rng, i, 256, 64);
+    INFO("case " << i << ": " << g.describe());
+    const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
+    const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
+    DeviceBuffer<T> d_in(in_total), d_out(out_total);
+    d_in.upload(random_inputs<T>(in_total, rng));
+    const auto run = [&](auto forced, int poison) {
+      REQUIRE_CUDA(cudaMemset(d_out.get(), poison, out_total * sizeof(T)));
+      const auto status = smemtile::device_stencil<R, S>(forced, global_array<2>(static_cast<const T*>(d_in.get()), g, true),
+                                                         global_array<2>(d_out.get(), g, false), make_policy<P, T>(), op);
+      INFO("status: " << status.message);
+      REQUIRE(status.error == cudaSuccess);
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      return d_out.download();
+    };
+    const std::vector<T> stream = run(StencilForcedLoader<StencilLoader::stream>{}, poison_byte);
+    const std::vector<T> again = run(StencilForcedLoader<StencilLoader::stream>{}, 0x5a);
+    const std::vector<T> tiles = run(StencilForcedLoader<StencilLoader::cp_async>{}, poison_byte);
+    long long unwritten = 0;
+    for (int y = 0; y < g.rows; ++y)
+      for (int x = 0; x < g.cols; ++x) {
+        const std::size_t at = static_cast<std::size_t>(g.out_index(0, y, x));
+        unwritten += stream[at] != again[at];
+      }
+    CHECK(unwritten == 0);
+    CHECK(std::memcmp(stream.data(), tiles.data(), out_total * sizeof(T)) == 0);
+  }
+}
+
+TEST_CASE("device_stencil 2D stream: bytes and shorts equal the cp.async tiles") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  stream_equals_tiles<signed char, 1, box, kClamp>(10, rng);
+  stream_equals_tiles<signed char, 2, star, kPeriodic>(10, rng);
+  stream_equals_tiles<short, 1, star, kReflect>(10, rng);
+  stream_equals_tiles<short, 1, box, kConstant>(10, rng);
+}
+
+}  // namespace
