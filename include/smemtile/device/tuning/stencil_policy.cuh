@@ -277,6 +277,7 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_stream_columns(int elem_bytes, int ra
 SMEMTILE_HOST_DEVICE constexpr int stencil_stream_ahead(int elem_bytes, int radius, StencilShape shape) {
   return shape == StencilShape::star && radius == 1 && elem_bytes == 4 ? 1 : elem_bytes == 4 && radius <= 2 ? 3 : 2;
 }
+/// 2D stream: the shape stencil_stream_columns and stencil_stream_ahead give (the tiles do not apply).
 template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles>
 struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, Tiles> {
   /// the policy
