@@ -32,8 +32,8 @@ string(REGEX REPLACE "[^0-9].*$" "" SMEMTILE_ZERO_OVERHEAD_ARCH "${SMEMTILE_ZERO
 #                        (OPCODES <kernel=OP,OP|kernel=OP...> | SIZES [TOLERANCE <n>] [SASS_ONLY])
 #                        [INCLUDE_DIRS <dir>...])
 #   OPCODES: tests/support/check_sass_opcodes.cmake: each kernel whose name contains the text before
-#            '=' uses every listed opcode, and no kernel has generic LD/ST. Needs cuobjdump: left out
-#            without it.
+#            '=' uses every listed opcode and none listed as !OP, and no kernel has generic LD/ST.
+#            Needs cuobjdump: left out without it.
 #   SIZES:   tests/support/compare_kernel_sizes.cmake: each lib_<x> kernel of SOURCE compiles to no
 #            more instructions than its raw_<x> twin (+ TOLERANCE), no more generic LD/ST and as many
 #            shared accesses: SASS with cuobjdump, PTX without (SASS_ONLY: left out without it).

@@ -72,3 +72,34 @@ template __global__ void stencil_sweep_registers_kernel<SweepF, 1, StencilShape:
 template __global__ void stencil_sweep_registers_kernel<SweepD, 1, StencilShape::star, double, boundary::Clamp, SweepHeat7D>(
     GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int);
 }  // namespace smemtile::detail
+
+// device_stencil's 2D stream (arrays TMA cannot describe), its default policies: read-only loads,
+// x neighbours by indexed shuffles, no local memory (a spill would show as LDL / STL).
+struct StreamLaplace5F : Laplace5 {};
+struct StreamBlur9F {
+  template <class N>
+  __device__ float operator()(const N& n) const {
+    const float top = n(-1, -1) + 2.0f * n(-1, 0) + n(-1, 1), bottom = n(1, -1) + 2.0f * n(1, 0) + n(1, 1);
+    return (top + 2.0f * n(0, -1) + 4.0f * n(0, 0) + 2.0f * n(0, 1) + bottom) * 0.0625f;
+  }
+};
+struct StreamLaplace5D {
+  template <class N>
+  __device__ double operator()(const N& n) const {
+    return n(-1, 0) + n(1, 0) + n(0, -1) + n(0, 1) - 4.0 * n(0, 0);
+  }
+};
+namespace smemtile::detail {
+template <int E, StencilShape S>
+using Stream2D = typename DefaultStencilPolicy<2, E, 1, S, StencilLoader::stream>::type;
+template __global__ void stencil_stream_kernel<Stream2D<4, StencilShape::star>, 1, StencilShape::star, float, boundary::Clamp,
+                                               StreamLaplace5F>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
+                                                                boundary::Clamp, StreamLaplace5F, int, long long);
+template __global__ void stencil_stream_kernel<Stream2D<4, StencilShape::box>, 1, StencilShape::box, float, boundary::Zero,
+                                               StreamBlur9F>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
+                                                             boundary::Zero, StreamBlur9F, int, long long);
+template __global__ void stencil_stream_kernel<Stream2D<8, StencilShape::star>, 1, StencilShape::star, double,
+                                               boundary::Periodic, StreamLaplace5D>(GlobalArray<const double, 2>,
+                                                                                    GlobalArray<double, 2>, boundary::Periodic,
+                                                                                    StreamLaplace5D, int, long long);
+}  // namespace smemtile::detail

@@ -1,7 +1,8 @@
 # SASS check: compiles SOURCE to a cubin, disassembles it with cuobjdump and, for each kernel whose
 # name contains the text before '=' of an EXPECT entry, requires every opcode listed after it
-# (comma-separated, matched as whole SASS opcodes such as LDG.E.128) to appear at least once. Every
-# kernel must be free of generic LD/ST (shared data must stay in the shared window).
+# (comma-separated, matched as whole SASS opcodes such as LDG.E.128) to appear at least once, and
+# every opcode listed with a leading '!' (!LDL: LDL and LDL.<anything>) not to appear. Every kernel
+# must be free of generic LD/ST (shared data must stay in the shared window).
 #
 #   cmake -DNVCC=<nvcc> -DSOURCE=<file.cu> -DWORK_DIR=<dir> -DARCH=<90> -DCUOBJDUMP=<path>
 #         "-DEXPECT=kernel_a=LDG.E.128,STS.128|kernel_b=LDS.128" [-DINCLUDE_DIRS=<dirs>]
@@ -55,6 +56,17 @@ foreach(entry IN LISTS entries)
     set(found TRUE)
     math(EXPR checked "${checked} + 1")
     foreach(op IN LISTS wanted)
+      if(op MATCHES "^!(.+)$")
+        set(forbidden "${CMAKE_MATCH_1}")
+        string(REPLACE "." "\\." forbidden_regex "${forbidden}")
+        foreach(have IN LISTS ops_${function})
+          if(have MATCHES "^${forbidden_regex}(\\.|$)")
+            list(APPEND failures "${kernel}: ${have} in its SASS (forbidden: ${forbidden})")
+            break()
+          endif()
+        endforeach()
+        continue()
+      endif()
       list(FIND ops_${function} "${op}" index)
       if(index EQUAL -1)
         list(APPEND failures "${kernel}: no ${op} in its SASS")
