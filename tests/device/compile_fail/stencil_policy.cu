@@ -5,6 +5,10 @@
 //   SMEMTILE_STENCIL_CASE 1  star_strips for a box stencil: "box stencils take points"
 //   SMEMTILE_STENCIL_CASE 2  halo columns below the radius: "HaloCols must be at least the radius"
 //   SMEMTILE_STENCIL_CASE 3  a valid caller's policy: accepted (the control)
+//   SMEMTILE_STENCIL_CASE 4  the stream's default policy for a 3D array: "the stream loader is for 2D arrays"
+//   SMEMTILE_STENCIL_CASE 5  a stream policy for radius 17: "radii up to 16"
+//   SMEMTILE_STENCIL_CASE 6  a stream policy of no values per lane: "1 to 16 values of a row per lane"
+//   SMEMTILE_STENCIL_CASE 7  a valid stream policy of the caller's: accepted (the control)
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -21,6 +25,22 @@ constexpr int radius = 2;
 using P = StencilTiledPolicy<2, StencilLoader::cp_async, StencilCompute::points, 32, 128, 4, 1, 2, 4>;
 constexpr StencilShape shape = StencilShape::box;
 constexpr int radius = 5;
+#elif SMEMTILE_STENCIL_CASE == 4
+using P = DefaultStencilPolicy<3, 4, 1, StencilShape::star, StencilLoader::stream>::type;
+constexpr StencilShape shape = StencilShape::star;
+constexpr int radius = 1;
+#elif SMEMTILE_STENCIL_CASE == 5
+using P = StencilStreamPolicy<2, 2>;
+constexpr StencilShape shape = StencilShape::star;
+constexpr int radius = 17;
+#elif SMEMTILE_STENCIL_CASE == 6
+using P = StencilStreamPolicy<0, 2>;
+constexpr StencilShape shape = StencilShape::star;
+constexpr int radius = 1;
+#elif SMEMTILE_STENCIL_CASE == 7
+using P = StencilStreamPolicy<8, 1, 32, 8, 2>;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 2;
 #else
 using P = StencilTiledPolicy<3, StencilLoader::cp_async, StencilCompute::points, 16, 64, 4, 2, 2, 4, 64>;
 constexpr StencilShape shape = StencilShape::box;

@@ -223,6 +223,7 @@ struct StencilPolicyCheck {
 /// Radius columns beyond a strip are held by Radius lanes on each side of one register.
 template <int C, int A, int Ro, int W, int M, int ElemBytes, int Radius, StencilShape Shape>
 struct StencilPolicyCheck<StencilStreamPolicy<C, A, Ro, W, M>, ElemBytes, Radius, Shape> {
+  static_assert(StencilStreamPolicy<C, A, Ro, W, M>::threads > 0, "");  // the policy's own static_asserts
   static_assert(2 * Radius <= 32, "stencil stream policy: radii up to 16 (a lane per column beyond the strip)");
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
