@@ -27,6 +27,18 @@ namespace detail {
 SMEMTILE_DEVICE unsigned linear_thread_rank() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
+
+// `value` (1 to 8 bytes, trivially copyable) moved through `shuffle` as one 32- or 64-bit word: the
+// shuffles' one reinterpretation.
+template <class T, class Shuffle>
+SMEMTILE_DEVICE T shuffle_as_word(T value, Shuffle shuffle) {
+  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
+  Word word = 0;
+  __builtin_memcpy(&word, &value, sizeof(T));
+  word = shuffle(word);
+  __builtin_memcpy(&value, &word, sizeof(T));
+  return value;
+}
 }  // namespace detail
 
 /// `value` of the lane `delta` below (Up) or above this one among `lanes` (a shuffle's mask: every
@@ -35,12 +47,9 @@ SMEMTILE_DEVICE unsigned linear_thread_rank() {
 template <bool Up, class T>
 SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
   static_assert(sizeof(T) <= 8, "smemtile::shuffle_lanes: values of 1 to 8 bytes");
-  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-  Word word = 0;
-  __builtin_memcpy(&word, &value, sizeof(T));
-  word = Up ? __shfl_up_sync(lanes, word, delta) : __shfl_down_sync(lanes, word, delta);
-  __builtin_memcpy(&value, &word, sizeof(T));
-  return value;
+  return detail::shuffle_as_word(value, [&](auto word) {
+    return Up ? __shfl_up_sync(lanes, word, delta) : __shfl_down_sync(lanes, word, delta);
+  });
 }
 
 /// `value` of lane `source` (0..31) among `lanes` (a shuffle's mask), for values of 1 to 8 bytes of
@@ -48,12 +57,7 @@ SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
 template <class T>
 SMEMTILE_DEVICE T shuffle_from(unsigned lanes, T value, int source) {
   static_assert(sizeof(T) <= 8, "smemtile::shuffle_from: values of 1 to 8 bytes");
-  using Word = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-  Word word = 0;
-  __builtin_memcpy(&word, &value, sizeof(T));
-  word = __shfl_sync(lanes, word, source);
-  __builtin_memcpy(&value, &word, sizeof(T));
-  return value;
+  return detail::shuffle_as_word(value, [&](auto word) { return __shfl_sync(lanes, word, source); });
 }
 
 /// Every thread of the block; the block's size is read from blockDim.

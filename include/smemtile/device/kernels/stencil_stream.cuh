@@ -41,11 +41,13 @@ template <int V, class T>
 SMEMTILE_DEVICE void stream_shifted_row(const T (&e)[V], T beyond, int dx, T (&shifted)[V]) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int source = (lane + dx) & 31;
-  T moved[V + 1];  // dx < 0: moved[j] from value j - 1 (j = 0: beyond); dx > 0: from value j (j = V: beyond)
+  T row[V + 2];  // beyond, e[0] ... e[V - 1], beyond: the row as the lanes hold it, with both ends
+  row[0] = row[V + 1] = beyond;
 #pragma unroll
-  for (int j = 0; j <= V; ++j)
-    moved[j] = shuffle_from(0xffffffffu, dx < 0 ? (j == 0 ? beyond : e[j > 0 ? j - 1 : 0]) : (j == V ? beyond : e[j < V ? j : 0]),
-                            source);
+  for (int v = 0; v < V; ++v) row[v + 1] = e[v];
+  T moved[V + 1];  // dx < 0: moved[j] from row[j] (value j - 1); dx > 0: from row[j + 1] (value j)
+#pragma unroll
+  for (int j = 0; j <= V; ++j) moved[j] = shuffle_from(0xffffffffu, row[dx < 0 ? j : j + 1], source);
   const bool wraps = dx < 0 ? lane + dx < 0 : lane + dx >= 32;  // the neighbour is the next (previous) value's
 #pragma unroll
   for (int v = 0; v < V; ++v) shifted[v] = dx < 0 ? (wraps ? moved[v] : moved[v + 1]) : (wraps ? moved[v + 1] : moved[v]);
@@ -84,6 +86,13 @@ struct StreamColumns {
   bool beyond_inside;
 };
 
+// The column this lane's `beyond` value holds (lanes Radius ... 31 - Radius hold none; their
+// column is the one left of the strip they would read, never loaded).
+template <int V, int Radius>
+SMEMTILE_DEVICE int stream_beyond_column(int x0, int lane) {
+  return lane < Radius ? x0 + 32 * V + lane : x0 - 32 + lane;
+}
+
 template <int V, int Radius, class Boundary>
 SMEMTILE_DEVICE StreamColumns<V> stream_columns(int x0, int nx) {
   const int lane = static_cast<int>(threadIdx.x % 32);
@@ -95,7 +104,7 @@ SMEMTILE_DEVICE StreamColumns<V> stream_columns(int x0, int nx) {
     if constexpr (Boundary::maps_index) c.col[v] = Boundary::map_index(x, nx);
     else c.col[v] = x;
   }
-  const int x = lane < Radius ? x0 + 32 * V + lane : x0 - 32 + lane;
+  const int x = stream_beyond_column<V, Radius>(x0, lane);
   c.beyond_inside = x >= 0 && x < nx;
   if constexpr (Boundary::maps_index) c.beyond_col = Boundary::map_index(x, nx);
   else c.beyond_col = x;
@@ -126,7 +135,7 @@ SMEMTILE_DEVICE void stream_load_row(const GlobalArray<const T, 2>& in, int y, i
     const T* const own = row + x0 + lane;
 #pragma unroll
     for (int v = 0; v < V; ++v) e[v] = load_stream_value(own + 32 * v);
-    beyond = beyond_lane ? load_stream_value(row + (lane < Radius ? x0 + 32 * V + lane : x0 - 32 + lane)) : fill;
+    beyond = beyond_lane ? load_stream_value(row + stream_beyond_column<V, Radius>(x0, lane)) : fill;
   } else {
     constexpr bool fills = !Boundary::maps_index;
 #pragma unroll
