@@ -10,6 +10,9 @@
 //    nothing fused where a GPU's blocks lack the shared memory.
 #include <smemtile/smemtile.cuh>
 
+#include <random>
+#include <vector>
+
 #include "catch.hpp"
 
 namespace {
@@ -346,4 +349,105 @@ TEST_CASE("the default fused-steps policies keep their invariants, and the selec
   CHECK(P::vector == 4);
   CHECK(smemtile::stencil_steps_choice<2, 4, 1, StencilShape::star>(227 * 1024).fused);
   CHECK_FALSE(smemtile::stencil_steps_choice<2, 4, 1, StencilShape::star>(48 * 1024).fused);
+}
+
+namespace {
+
+// Every row and strip of an ny x nx array covered exactly once by the plan's tasks, side strips
+// first, chunks within their rows; the tasks of the inner strips at least min_rows rows (or ny).
+void check_stream_plan(long long ny, long long nx, int width, int halo, int min_rows, long long resident) {
+  INFO(ny << " x " << nx << ", width " << width << ", halo " << halo << ", min rows " << min_rows << ", resident "
+          << resident);
+  const smemtile::StencilStepsStreamPlan plan =
+      smemtile::stencil_steps_stream_plan(ny, nx, width, halo, min_rows, resident);
+  REQUIRE(plan.strips == (nx + width - 1) / width);
+  REQUIRE(plan.rows >= 1);
+  REQUIRE(plan.edge_rows >= 1);
+  CHECK(plan.rows >= (min_rows < ny ? min_rows : ny));
+  CHECK(plan.edge_rows <= plan.rows);
+  std::vector<int> covered(static_cast<std::size_t>(ny * plan.strips), 0);
+  for (long long t = 0; t < plan.tasks; ++t) {
+    const smemtile::StencilStepsStreamTask task = smemtile::stencil_steps_stream_task_at(plan, t, ny);
+    REQUIRE(task.strip >= 0);
+    REQUIRE(task.strip < plan.strips);
+    REQUIRE(task.y0 >= 0);
+    REQUIRE(task.y0 < task.y1);
+    REQUIRE(task.y1 <= ny);
+    const bool side = task.strip == 0 || task.strip == plan.strips - 1;
+    CHECK(side == (t < plan.side_tasks(ny)));
+    for (int y = task.y0; y < task.y1; ++y) ++covered[static_cast<std::size_t>(y * plan.strips + task.strip)];
+  }
+  long long wrong = 0;
+  for (int c : covered) wrong += c != 1;
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("stencil_steps_stream_plan: every row of every strip in exactly one task, side strips first") {
+  std::mt19937 rng(2611);
+  check_stream_plan(8192, 8192, 112, 8, 64, 2112);
+  check_stream_plan(8191, 8193, 112, 8, 64, 1584);
+  check_stream_plan(1, 1, 112, 8, 64, 2112);
+  check_stream_plan(5, 300, 120, 4, 64, 7);
+  check_stream_plan(300, 113, 112, 8, 64, 100);  // two strips: both sides
+  for (int i = 0; i < 200; ++i) {
+    const long long ny = std::uniform_int_distribution<long long>(1, 3000)(rng);
+    const long long nx = std::uniform_int_distribution<long long>(1, 3000)(rng);
+    const int width = std::uniform_int_distribution<int>(8, 250)(rng);
+    check_stream_plan(ny, nx, width, std::uniform_int_distribution<int>(1, 16)(rng),
+                      std::uniform_int_distribution<int>(1, 128)(rng),
+                      std::uniform_int_distribution<long long>(1, 4000)(rng));
+  }
+}
+
+TEST_CASE("stencil_steps_stream_plan: tasks fill whole waves of the resident warps where the rows allow") {
+  // 8192^2 floats at depth 8 (112 columns a strip), 132 multiprocessors of 4 blocks of 4 warps.
+  const auto plan = smemtile::stencil_steps_stream_plan(8192, 8192, 112, 8, 64, 2112);
+  const long long waves = (plan.tasks + 2111) / 2112;
+  CHECK(static_cast<double>(plan.tasks) / (waves * 2112.0) > 0.9);  // the last wave at least 90% full
+}
+
+TEST_CASE("the default stream policies: checks, width, fit and the selector's choice") {
+  using smemtile::DefaultStencilStepsStreamPolicy;
+  using F5 = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::star>::type;
+  using F9 = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::box>::type;
+  using F13 = DefaultStencilStepsStreamPolicy<4, 2, StencilShape::star>::type;
+  using D5 = DefaultStencilStepsStreamPolicy<8, 1, StencilShape::star>::type;
+  (void)smemtile::StencilStepsStreamPolicyCheck<F5, 1>::ok;
+  (void)smemtile::StencilStepsStreamPolicyCheck<F9, 1>::ok;
+  (void)smemtile::StencilStepsStreamPolicyCheck<F13, 2>::ok;
+  (void)smemtile::StencilStepsStreamPolicyCheck<D5, 1>::ok;
+  CHECK(F5::depth == 8);
+  CHECK(F9::depth == 8);
+  CHECK(F13::depth == 4);
+  CHECK(D5::depth == 6);
+  CHECK(smemtile::stencil_steps_stream_width(4, 8, 1) == 112);
+  CHECK(smemtile::stencil_steps_stream_width(4, 4, 2) == 112);
+  CHECK(smemtile::stencil_steps_stream_width(4, 4, 1) == 120);
+  CHECK(smemtile::stencil_steps_stream_width(2, 6, 1) == 52);
+  // Fit: a whole strip across and 2 x depth x R rows.
+  CHECK(smemtile::stencil_steps_stream_fits(16, 128, 4, 8, 1));
+  CHECK_FALSE(smemtile::stencil_steps_stream_fits(15, 128, 4, 8, 1));
+  CHECK_FALSE(smemtile::stencil_steps_stream_fits(16, 127, 4, 8, 1));
+  // Fills: 8192^2 on 132 multiprocessors; the heat example's 1024 x 1536 plate does not.
+  CHECK(smemtile::stencil_steps_stream_fills<F5, 1>(8192, 8192, 132));
+  CHECK(smemtile::stencil_steps_stream_fills<D5, 1>(8191, 8193, 132));
+  CHECK_FALSE(smemtile::stencil_steps_stream_fills<F5, 1>(1024, 1536, 132));
+  // Selected: 5-point floats under fills and periodic, radius-2 float stars and 5-point doubles on
+  // rows off 16 bytes; never under clamp and reflect, never boxes.
+  using smemtile::stencil_steps_stream_selected;
+  constexpr auto star = StencilShape::star, box = StencilShape::box;
+  CHECK(stencil_steps_stream_selected(4, 1, star, false, true));
+  CHECK(stencil_steps_stream_selected(4, 1, star, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(4, 1, star, true, false));
+  CHECK_FALSE(stencil_steps_stream_selected(4, 2, star, false, true));
+  CHECK(stencil_steps_stream_selected(4, 2, star, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(8, 1, star, false, true));
+  CHECK(stencil_steps_stream_selected(8, 1, star, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(8, 1, star, true, false));
+  CHECK_FALSE(stencil_steps_stream_selected(4, 1, box, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(4, 3, star, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(2, 1, star, false, false));
+  CHECK_FALSE(stencil_steps_stream_selected(8, 2, star, false, false));
 }

@@ -12,8 +12,9 @@
 // The result is exactly, bit for bit, that of `steps` device_stencil calls with the same op and
 // boundary, each reading the last one's output: every point is computed by the same op from the
 // same values. A pass (device/tuning/stencil_steps_policy.cuh) loads a region of the array per
-// block, applies up to `depth` steps in shared memory and writes its tile: one read and one write
-// of the array per `depth` steps instead of per step. Passes read current() and write alternate(),
+// block, applies up to `depth` steps in shared memory and writes its tile, or (2D arrays that fill
+// the GPU, StencilStepsStreamPolicy) streams strips down the rows with every step's rows in
+// registers: one read and one write of the array per `depth` steps instead of per step. Passes read current() and write alternate(),
 // then swap them, so the array holding the field at the call is overwritten from the second pass
 // on. A pass of one step is device_stencil's; `steps = 1` is exactly one device_stencil call.
 // Nothing is allocated; the call can be captured in a CUDA graph.
@@ -73,12 +74,14 @@ LaunchStatus device_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, B
   return detail::dispatch_stencil_steps<Radius, Shape>(buffers, steps, boundary, op, stream);
 }
 
-/// The same with the caller's policy (a StencilStepsPolicy of the array's rank, whatever the
-/// selector would say): `device_stencil_steps<1, StencilShape::star>(MyPolicy{}, buffers, steps,
-/// boundary::zero, op)`. A policy needing more shared memory than the GPU's blocks may have fails
-/// with a message.
+/// The same with the caller's policy, whatever the selector would say: a StencilStepsPolicy of the
+/// array's rank, a StencilSweepPolicy (3D) or a StencilStepsStreamPolicy (2D; arrays smaller than
+/// one strip or 2 x depth x R rows take the standard regions instead):
+/// `device_stencil_steps<1, StencilShape::star>(MyPolicy{}, buffers, steps, boundary::zero, op)`.
+/// A policy needing more shared memory than the GPU's blocks may have fails with a message.
 template <int Radius, StencilShape Shape, class Policy, class T, std::size_t Rank, class Boundary, class Op,
-          class = std::enable_if_t<IsStencilStepsPolicy<Policy>::value || IsStencilSweepPolicy<Policy>::value>>
+          class = std::enable_if_t<IsStencilStepsPolicy<Policy>::value || IsStencilSweepPolicy<Policy>::value ||
+                                      IsStencilStepsStreamPolicy<Policy>::value>>
 LaunchStatus device_stencil_steps(Policy, StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
                                   cudaStream_t stream = 0) {
   const std::string why = detail::stencil_steps_call_error<Radius, T, Rank, Boundary>(buffers, steps);

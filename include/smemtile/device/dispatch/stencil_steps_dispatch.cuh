@@ -12,11 +12,12 @@
 
 #include "../../core/global_view.cuh"        // GlobalArray
 #include "../kernels/stencil_steps.cuh"      // stencil_steps_kernel
+#include "../kernels/stencil_steps_stream.cuh"  // stencil_steps_stream_kernel
 #include "../kernels/stencil_sweep.cuh"      // StencilSweepPolicy, stencil_sweep_kernel
 #include "../kernels/stencil_sweep_registers.cuh"  // stencil_sweep_registers_kernel
 #include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
-#include "stencil_dispatch.cuh"              // dispatch_stencil (single steps)
+#include "stencil_dispatch.cuh"              // dispatch_stencil (single steps), resident_blocks
 
 namespace smemtile {
 
@@ -96,33 +97,107 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
   }
 }
 
+// One pass of a 2D stream's kernel (Policy::depth steps): as many blocks as are resident at once,
+// taking the tasks of stencil_steps_stream_plan in turn.
+template <class Policy, int Radius, StencilShape Shape, bool Vector, class T, class Boundary, class Op>
+LaunchStatus launch_steps_stream_kernel(const DeviceLimits& device, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
+                                        Boundary boundary, Op op, cudaStream_t stream) {
+  constexpr auto kernel = stencil_steps_stream_kernel<Policy, Radius, Shape, Vector, T, Boundary, Op>;
+  constexpr long long shared =
+      steps_rewrite_outside<Boundary> ? steps_stream_edge_rows_bytes<Policy, Radius>(static_cast<int>(sizeof(T))) : 0;
+  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
+  if (!ready) return ready;
+  int per_multiprocessor = 0;
+  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
+  if (!ready) return ready;
+  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
+  const StencilStepsStreamPlan plan = stencil_steps_stream_plan(
+      in.extent(0), in.extent(1), stencil_steps_stream_width(Policy::columns, Policy::depth, Radius),
+      Policy::depth * Radius, Policy::rows, resident * Policy::warps);
+  const long long wanted = (plan.tasks + Policy::warps - 1) / Policy::warps;
+  kernel<<<static_cast<unsigned>(wanted < resident ? wanted : resident), Policy::threads, static_cast<size_t>(shared),
+           stream>>>(in, out, boundary, op, plan);
+  return LaunchStatus{};
+}
+
+// One pass of Policy::depth fused steps of a 2D stream from `in` to `out`: by vector loads and
+// stores where both arrays' rows allow them.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus launch_stencil_steps_stream(const DeviceLimits& device, GlobalArray<const T, 2> in, GlobalArray<T, 2> out,
+                                         Boundary boundary, Op op, cudaStream_t stream) {
+  static_assert(StencilStepsStreamPolicyCheck<Policy, Radius>::ok, "");
+  constexpr long long unit = Policy::columns * sizeof(T) < 16 ? Policy::columns * sizeof(T) : 16;
+  const auto rows_allow = [&](const auto& a) {
+    return reinterpret_cast<unsigned long long>(a.data_handle()) % unit == 0 &&
+           static_cast<long long>(a.stride(0)) * static_cast<long long>(sizeof(T)) % unit == 0;
+  };
+  if (rows_allow(in) && rows_allow(out))
+    return launch_steps_stream_kernel<Policy, Radius, Shape, true>(device, in, out, boundary, op, stream);
+  return launch_steps_stream_kernel<Policy, Radius, Shape, false>(device, in, out, boundary, op, stream);
+}
+
+// (below) `steps` steps in passes of at most Policy::depth.
+template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
+LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Rank>& buffers, int steps,
+                                Boundary boundary, Op op, cudaStream_t stream);
+
+// A 2D stream's steps: passes of Policy::depth steps, then the rest (fewer than the depth) as the
+// standard regions' passes (or one single step), so the stream's kernel is compiled for one step
+// count. Arrays too small for the stream (stencil_steps_stream_fits) take the standard regions.
+template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+LaunchStatus run_stencil_stream_passes(const DeviceLimits& device, StencilBuffers<T, 2>& buffers, int steps,
+                                       Boundary boundary, Op op, cudaStream_t stream) {
+  using Standard = typename DefaultStencilStepsPolicy<2, static_cast<int>(sizeof(T)), Radius, Shape>::type;
+  const auto a = buffers.current();
+  if (!stencil_steps_stream_fits(a.extent(0), a.extent(1), Policy::columns, Policy::depth, Radius))
+    return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  for (int p = 0; p < steps / Policy::depth; ++p) {
+    const LaunchStatus launched = launched_status(
+        launch_stencil_steps_stream<Policy, Radius, Shape, T>(device, as_const_array(buffers.current()),
+                                                              buffers.alternate(), boundary, op, stream),
+        stencil_steps_who);
+    if (!launched) return launched;
+    buffers.selector ^= 1;
+  }
+  if (steps % Policy::depth == 0) return LaunchStatus{};
+  return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps % Policy::depth, boundary, op, stream);
+}
+
 // `steps` steps in passes of at most Policy::depth (Policy void: one step per pass), swapping
 // `buffers` after each pass that launched.
 template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Rank>& buffers, int steps,
                                 Boundary boundary, Op op, cudaStream_t stream) {
-  const StencilStepsPasses passes = stencil_steps_passes(steps, PassDepth<Policy>::value);
-  for (int p = 0; p < passes.passes; ++p) {
-    const int fused = passes.steps_of(p);
-    LaunchStatus launched;
-    if constexpr (!std::is_void<Policy>::value) {
-      if (fused > 1) {
-        if constexpr (IsStencilSweepPolicy<Policy>::value)
-          launched = launch_stencil_sweep<Policy, Radius, Shape, T>(device, as_const_array(buffers.current()),
-                                                                    buffers.alternate(), boundary, op, fused, stream);
-        else
-          launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
-                                                                          buffers.alternate(), boundary, op, fused, stream);
+  if constexpr (IsStencilStepsStreamPolicy<Policy>::value) {
+    static_assert(Rank == 2, "smemtile::device_stencil_steps: StencilStepsStreamPolicy streams 2D arrays");
+    if constexpr (Rank == 2)
+      return run_stencil_stream_passes<Policy, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+    else
+      return LaunchStatus{};
+  } else {
+    const StencilStepsPasses passes = stencil_steps_passes(steps, PassDepth<Policy>::value);
+    for (int p = 0; p < passes.passes; ++p) {
+      const int fused = passes.steps_of(p);
+      LaunchStatus launched;
+      if constexpr (!std::is_void<Policy>::value) {
+        if (fused > 1) {
+          if constexpr (IsStencilSweepPolicy<Policy>::value)
+            launched = launch_stencil_sweep<Policy, Radius, Shape, T>(device, as_const_array(buffers.current()),
+                                                                      buffers.alternate(), boundary, op, fused, stream);
+          else
+            launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
+                                                                            buffers.alternate(), boundary, op, fused, stream);
+        }
       }
+      if (fused == 1)
+        launched = dispatch_stencil<Radius, Shape, T, Rank>(as_const_array(buffers.current()), buffers.alternate(),
+                                                            boundary, op, stream);
+      launched = launched_status(launched, stencil_steps_who);
+      if (!launched) return launched;
+      buffers.selector ^= 1;
     }
-    if (fused == 1)
-      launched = dispatch_stencil<Radius, Shape, T, Rank>(as_const_array(buffers.current()), buffers.alternate(),
-                                                          boundary, op, stream);
-    launched = launched_status(launched, stencil_steps_who);
-    if (!launched) return launched;
-    buffers.selector ^= 1;
+    return LaunchStatus{};
   }
-  return LaunchStatus{};
 }
 
 // The default 3D sweep where the selector chooses one and it is expected to beat single steps
@@ -177,6 +252,18 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if (!queried) return queried;
   const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
+  if constexpr (Rank == 2 && !steps_rewrite_outside<Boundary> && Shape == StencilShape::star && Radius <= 2 &&
+                (bytes == 4 || bytes == 8)) {
+    using Stream = typename DefaultStencilStepsStreamPolicy<bytes, Radius, Shape>::type;
+    const auto a = buffers.current(), b = buffers.alternate();
+    const auto rows_16 = [&](const GlobalArray<T, 2>& x) {
+      return reinterpret_cast<unsigned long long>(x.data_handle()) % 16 == 0 &&
+             static_cast<long long>(x.stride(0)) * bytes % 16 == 0;
+    };
+    if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, false, rows_16(a) && rows_16(b)) &&
+        stencil_steps_stream_fills<Stream, Radius>(a.extent(0), a.extent(1), device.multiprocessors))
+      return run_stencil_passes<Stream, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  }
   if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)

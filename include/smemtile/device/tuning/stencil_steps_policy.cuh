@@ -367,6 +367,174 @@ template <int ElemBytes, int Radius, StencilShape Shape>
 inline constexpr bool stencil_sweep_selected =
     Shape == StencilShape::star && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8);
 
+/// 2D fused-steps policy streaming strips down the rows with every step's rows in registers
+/// (kernels/stencil_steps_stream.cuh; no shared memory): Depth steps per pass at most; Columns
+/// consecutive x per lane (a warp's strip is 32 x Columns columns, Depth x Radius of them halo on
+/// each side); Ahead rows loading ahead of the one in use; Rows the fewest output rows of a warp's
+/// task (stencil_steps_stream_plan balances tasks over the resident warps); Warps per block;
+/// MinBlocks blocks per multiprocessor asked of the register allocator.
+template <int Depth, int Columns, int Ahead, int Rows = 64, int Warps = 4, int MinBlocks = 4>
+struct StencilStepsStreamPolicy {
+  static constexpr int rank = 2;                ///< 2D only
+  static constexpr int depth = Depth;           ///< steps one pass fuses at most
+  static constexpr int columns = Columns;       ///< consecutive x per lane
+  static constexpr int ahead = Ahead;           ///< rows loading ahead
+  static constexpr int rows = Rows;             ///< output rows per task, at least
+  static constexpr int warps = Warps;           ///< warps per block
+  static constexpr int threads = 32 * Warps;    ///< threads per block
+  static constexpr int min_blocks = MinBlocks;  ///< __launch_bounds__ blocks per multiprocessor
+  static_assert(Depth >= 2, "StencilStepsStreamPolicy: a pass fuses at least 2 steps");
+  static_assert(Columns == 1 || Columns == 2 || Columns == 4 || Columns == 8,
+                "StencilStepsStreamPolicy: Columns (x per lane) is 1, 2, 4 or 8");
+  static_assert(Ahead >= 0 && Ahead <= 8, "StencilStepsStreamPolicy: Ahead is 0 to 8 rows");
+  static_assert(Rows >= 1, "StencilStepsStreamPolicy: at least one row per task");
+  static_assert(Warps >= 1 && Warps <= 32, "StencilStepsStreamPolicy: 1 to 32 warps per block");
+  static_assert(MinBlocks >= 1, "StencilStepsStreamPolicy: MinBlocks is at least 1");
+};
+
+/// Whether P is a StencilStepsStreamPolicy.
+template <class P>
+struct IsStencilStepsStreamPolicy : std::false_type {};
+/// (specialization)
+template <int D, int C, int A, int R, int W, int M>
+struct IsStencilStepsStreamPolicy<StencilStepsStreamPolicy<D, C, A, R, W, M>> : std::true_type {};
+
+/// The columns a strip keeps: 32 x columns less the halo of depth x radius on each side.
+SMEMTILE_HOST_DEVICE constexpr int stencil_steps_stream_width(int columns, int depth, int radius) {
+  return 32 * columns - 2 * depth * radius;
+}
+
+/// The compile-time checks of a stream policy for a stencil of Radius (any shape, any element).
+template <class Policy, int Radius>
+struct StencilStepsStreamPolicyCheck {
+  static_assert(Radius >= 1 && Radius <= 16, "smemtile::device_stencil_steps: radius 1 to 16");
+  static_assert(Policy::columns >= Radius,
+                "StencilStepsStreamPolicy: Columns must be at least the radius (a lane's x neighbours come from the "
+                "lanes beside it)");
+  static_assert(Policy::depth * Radius % Policy::columns == 0,
+                "StencilStepsStreamPolicy: Depth x Radius must be a multiple of Columns (a strip keeps whole lanes)");
+  static_assert(3 * Policy::depth * Radius < 32 * Policy::columns,
+                "StencilStepsStreamPolicy: Depth x Radius must be below a third of the strip's 32 x Columns columns "
+                "(the halo would leave too few of them)");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
+/// Whether an ny x nx array can take a stream of this depth, radius and columns: at least one whole
+/// strip and 2 x depth x radius rows (so the R rows and columns outside that clamp and reflect
+/// rewrite map into the strip and the rings).
+SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_fits(long long ny, long long nx, int columns, int depth,
+                                                            int radius) {
+  return nx >= 32LL * columns && ny >= 2LL * depth * radius && nx <= 2147483647LL - 64LL * columns &&
+         ny <= 2147483647LL - 4LL * depth * radius;
+}
+
+/// How the stream splits an ny x nx array into warp tasks: the strips at the array's sides (more
+/// work per row: their columns outside are rewritten after each step) in chunks of edge_rows, first,
+/// then the others in chunks of rows, the top and bottom chunks first.
+struct StencilStepsStreamPlan {
+  int strips = 0;       ///< strips across (stencil_steps_stream_width columns each)
+  int rows = 0;         ///< rows per task of the inner strips
+  int edge_rows = 0;    ///< rows per task of the side strips
+  long long tasks = 0;  ///< side tasks, then inner ones
+  /// Tasks of the side strips (strip 0 and, if there are two or more, the last).
+  SMEMTILE_HOST_DEVICE constexpr long long side_tasks(long long ny) const {
+    return (strips >= 2 ? 2 : 1) * ((ny + edge_rows - 1) / edge_rows);
+  }
+};
+
+/// A task: its strip and rows y0 ... y1 - 1.
+struct StencilStepsStreamTask {
+  int strip = 0;  ///< strip index (0 ... strips - 1)
+  int y0 = 0;     ///< first row
+  int y1 = 0;     ///< one past the last row
+};
+
+/// Task t of `plan` on an array of ny rows.
+SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamTask stencil_steps_stream_task_at(const StencilStepsStreamPlan& plan,
+                                                                                  long long t, long long ny) {
+  StencilStepsStreamTask task{};
+  const long long sides = plan.side_tasks(ny);
+  long long y0 = 0, rows = plan.rows;
+  if (t < sides) {
+    const int per = plan.strips >= 2 ? 2 : 1;
+    task.strip = t % per == 0 ? 0 : plan.strips - 1;
+    rows = plan.edge_rows;
+    y0 = t / per * rows;
+  } else {  // chunks in the order 0, last, 1, 2, ...: the top and bottom ones (more work) in the first wave
+    const long long inner = plan.strips - 2, u = t - sides, chunks = (ny + rows - 1) / rows, c = u / inner;
+    task.strip = static_cast<int>(1 + u % inner);
+    y0 = (c == 0 || chunks < 2 ? c : c == 1 ? chunks - 1 : c - 1) * rows;
+  }
+  task.y0 = static_cast<int>(y0);
+  task.y1 = static_cast<int>(y0 + rows < ny ? y0 + rows : ny);
+  return task;
+}
+
+/// The tasks for `resident` warps at once: of the row counts that fill whole waves of tasks (at
+/// least `min_rows` rows each), the one that loads the fewest rows per warp, each task loading
+/// its rows and `halo` more at each end. Side strips take a third of the rows per task.
+SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamPlan stencil_steps_stream_plan(long long ny, long long nx, int width,
+                                                                               int halo, int min_rows,
+                                                                               long long resident) {
+  StencilStepsStreamPlan best{};
+  if (ny < 1 || nx < 1 || width < 1 || min_rows < 1 || resident < 1) return best;
+  const long long strips = (nx + width - 1) / width;
+  long long best_cost = -1;
+  for (long long waves = 1; waves <= 64; ++waves) {
+    long long chunks = waves * resident / strips;
+    chunks = chunks < 1 ? 1 : chunks > ny ? ny : chunks;
+    long long rows = (ny + chunks - 1) / chunks;
+    rows = rows < min_rows ? (min_rows < ny ? min_rows : ny) : rows;
+    StencilStepsStreamPlan plan{static_cast<int>(strips), static_cast<int>(rows), static_cast<int>((rows + 2) / 3), 0};
+    plan.tasks = plan.side_tasks(ny) + (strips > 2 ? (strips - 2) * ((ny + rows - 1) / rows) : 0);
+    const long long cost = (plan.tasks + resident - 1) / resident * (rows + 2LL * halo);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best = plan;
+    }
+  }
+  return best;
+}
+
+/// The 2D stencils the selector streams (where the array fills the GPU, stencil_steps_stream_fills):
+/// those the stream ran faster than the standard regions on both an H100 and an H200 (docs/stencil-
+/// steps.md, 8192^2 and 8191 x 8193, 64 steps), all under fills and periodic (clamp and reflect
+/// rewrite the points outside after each step, which costs the stream's edge tasks more):
+/// - 5-point floats: H100 4.60 / 4.54 (zero / periodic) against 3.71 / 4.02, H200 3.79 against 2.70;
+/// - radius-2 float stars and 5-point doubles where the rows are off 16 bytes (aligned, the H100's
+///   standard regions stay ahead: 2.56 against 2.35, 3.03 against 2.83): H100 2.32 against 2.14,
+///   3.15 against 2.49.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes, int radius, StencilShape shape,
+                                                                  bool rewrites_outside, bool rows_16_aligned) {
+  if (rewrites_outside || shape != StencilShape::star) return false;
+  if (elem_bytes == 4 && radius == 1) return true;
+  return !rows_16_aligned && ((elem_bytes == 4 && radius == 2) || (elem_bytes == 8 && radius == 1));
+}
+
+/// The default stream policy of a stencil (stencil_steps_stream_selected says which take it): float
+/// 5-point stars 8 steps on 4 columns per lane (raced against 8 columns and 3 blocks per SM); boxes
+/// 8 steps (H100 3.11, H200 2.26 against 2.54 and 2.17 at 4 steps; not selected); doubles 6 steps
+/// on 2 columns (odd rows: H100 3.15 against 2.76 at 4 steps on 4 columns).
+template <int ElemBytes, int Radius, StencilShape Shape>
+struct DefaultStencilStepsStreamPolicy {
+  /// steps per pass: doubles 6, floats 8 / R
+  static constexpr int depth = ElemBytes == 8 ? 6 : (8 / Radius >= 2 ? 8 / Radius : 2);
+  /// the policy
+  using type = StencilStepsStreamPolicy<depth, ElemBytes == 8 ? 2 : 4, 3, 64, 4,
+                                        ElemBytes == 8 || Shape == StencilShape::box ? 3 : 4>;
+};
+
+/// Whether the default stream takes an ny x nx array on a GPU of `multiprocessors`: it fits
+/// (stencil_steps_stream_fits) and its tasks of Policy::rows rows fill the warps that Policy::min_blocks
+/// blocks per multiprocessor hold (smaller arrays keep more blocks busy as the standard regions).
+template <class Policy, int Radius>
+SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_fills(long long ny, long long nx, int multiprocessors) {
+  if (!stencil_steps_stream_fits(ny, nx, Policy::columns, Policy::depth, Radius)) return false;
+  const long long width = stencil_steps_stream_width(Policy::columns, Policy::depth, Radius);
+  const long long tasks = (nx + width - 1) / width * ((ny + Policy::rows - 1) / Policy::rows);
+  return tasks >= static_cast<long long>(multiprocessors) * Policy::min_blocks * Policy::warps;
+}
+
 /// What a pass of a policy is expected to gain over single steps, from the bytes each moves: a
 /// single step reads and writes the array (2); a pass reads the regions (region / tile times the
 /// array) and writes it once, for `depth` steps. Below 1 a policy loses to single steps.

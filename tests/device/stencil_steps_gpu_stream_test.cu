@@ -1,0 +1,93 @@
+// GPU tests of device_stencil_steps's 2D register stream (StencilStepsStreamPolicy, passed by the
+// caller): random extents around the stream's strips and chunks (one strip, a few, a partial last
+// one; arrays too small for it, which run the standard regions), random pitches and base offsets
+// (rows on and off 16 bytes: vector and element loads), random step counts (passes of fewer steps
+// than the depth pass the last ones through), every boundary policy, star and box, radii 1 to 3,
+// float, double, int and __half; each result equal bit for bit to as many device_stencil calls,
+// nothing outside the arrays written (stencil_steps_gpu_common.cuh). The selector's own choice of
+// the stream on arrays that fill the GPU is checked too.
+#include <cuda_fp16.h>
+
+#include "stencil_steps_gpu_common.cuh"
+
+namespace {
+
+using namespace steps_test;
+constexpr StencilShape star = StencilShape::star;
+constexpr StencilShape box = StencilShape::box;
+
+// `cases` random geometries sized around Policy's strips (width x 2 depth R rows) and its fit.
+template <class Policy, int R, StencilShape S, int P, class T>
+void check_stream(int cases, unsigned seed) {
+  constexpr int width = smemtile::stencil_steps_stream_width(Policy::columns, Policy::depth, R);
+  std::mt19937 rng(seed);
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = random_geometry(rng, 2, i, 2 * Policy::depth * R + 5, width, R, false, 16);
+    if (i % 3 == 1) {  // several strips and chunks: the inner tasks' path
+      g = with_layout(rng, 2, 1, uniform(rng, 4 * Policy::depth * R, 700),
+                      uniform(rng, 2 * width + 2 * Policy::depth * R + 1, 5 * width + 40));
+    }
+    if (i % 2 == 0) {  // both arrays' rows on 16 bytes: vector loads and stores
+      const auto round16 = [](long long n) { return static_cast<int>((n + 15) / 16 * 16); };
+      g.in_offset = g.out_offset = 0;
+      g.in_pitch = round16(g.cols * static_cast<long long>(sizeof(T))) / static_cast<int>(sizeof(T));
+      g.out_pitch = g.in_pitch + 16 * uniform(rng, 0, 1);
+      g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
+      g.out_slice = static_cast<long long>(g.rows) * g.out_pitch;
+    }
+    check_steps<2, R, S, P, T, Policy>(g, random_steps(rng, i, Policy::depth), rng);
+  }
+}
+
+using Float8 = smemtile::StencilStepsStreamPolicy<8, 4, 3>;            // the float star default
+using Float4 = smemtile::StencilStepsStreamPolicy<4, 4, 3>;            // boxes, radius-2 stars
+using Double4 = smemtile::StencilStepsStreamPolicy<4, 4, 0, 64, 4, 3>;  // the double default
+using Narrow = smemtile::StencilStepsStreamPolicy<3, 1, 1, 16, 2, 2>;  // one value per lane, odd depth
+
+}  // namespace
+
+TEST_CASE("device_stencil_steps 2D stream, 5-point floats, every boundary policy") {
+  check_stream<Float8, 1, star, kZero, float>(12, 101);
+  check_stream<Float8, 1, star, kClamp, float>(12, 102);
+  check_stream<Float8, 1, star, kPeriodic, float>(12, 103);
+  check_stream<Float8, 1, star, kReflect, float>(12, 104);
+  check_stream<Float8, 1, star, kConstant, float>(9, 105);
+}
+
+TEST_CASE("device_stencil_steps 2D stream, boxes, wide stars and other shapes of policy") {
+  check_stream<Float4, 1, box, kClamp, float>(9, 111);
+  check_stream<Float4, 1, box, kReflect, float>(9, 112);
+  check_stream<Float4, 1, box, kZero, float>(6, 113);
+  check_stream<Float4, 2, star, kReflect, float>(9, 114);
+  check_stream<Float4, 2, star, kPeriodic, float>(6, 115);
+  check_stream<Float4, 2, box, kConstant, float>(6, 116);
+  check_stream<smemtile::StencilStepsStreamPolicy<4, 4, 2, 8>, 3, star, kClamp, float>(6, 117);
+  check_stream<Narrow, 1, star, kReflect, float>(9, 118);
+  check_stream<Narrow, 1, box, kPeriodic, float>(6, 119);
+}
+
+TEST_CASE("device_stencil_steps 2D stream, doubles, integers and halves") {
+  check_stream<Double4, 1, star, kZero, double>(9, 121);
+  check_stream<Double4, 1, star, kClamp, double>(9, 122);
+  check_stream<Double4, 1, star, kReflect, double>(6, 123);
+  check_stream<Float4, 1, star, kPeriodic, int>(6, 124);
+  check_stream<smemtile::StencilStepsStreamPolicy<4, 4, 3, 32>, 1, box, kClamp, __half>(6, 125);
+}
+
+TEST_CASE("device_stencil_steps 2D stream, the selector's choice on arrays that fill the GPU") {
+  std::mt19937 rng(131);
+  // Enough strips and chunks for the default stream on any GPU of up to 200 multiprocessors; rows
+  // off 16 bytes (odd pitches, an offset of one element) where the stream is chosen only for those.
+  const auto odd_rows = [&](int rows, int cols) {
+    Geometry g = with_layout(rng, 2, 1, rows, cols);
+    g.in_offset = 1;
+    g.in_pitch = cols + 1 + 2 * uniform(rng, 0, 3);
+    g.in_slice = static_cast<long long>(rows) * g.in_pitch;
+    return g;
+  };
+  check_steps<2, 1, star, kZero, float>(with_layout(rng, 2, 1, 3000 + uniform(rng, 0, 20), 3300), 17, rng);
+  check_steps<2, 1, star, kPeriodic, float>(odd_rows(3100, 3200 + uniform(rng, 0, 20)), 9, rng);
+  check_steps<2, 1, star, kConstant, double>(odd_rows(3000 + uniform(rng, 0, 20), 6000), 13, rng);
+  check_steps<2, 2, star, kZero, float>(odd_rows(3000, 3000 + uniform(rng, 0, 20)), 10, rng);
+  check_steps<2, 1, star, kClamp, float>(with_layout(rng, 2, 1, 2900, 3100), 8, rng);  // the standard regions
+}
