@@ -7,7 +7,9 @@
 //    memory, the window's registers within bounds, runs that fill warps or divide them;
 //  - the selector: 1D and 2D fused where the regions fit and the traffic model gains, 3D 7-point
 //    stencils swept (two blocks' planes fit an SM),
-//    nothing fused where a GPU's blocks lack the shared memory.
+//    nothing fused where a GPU's blocks lack the shared memory;
+//  - the 2D register stream: every row of every strip in exactly one task of its plan (random
+//    shapes), whole waves where the rows allow, the default policies' checks, fit and selection.
 #include <smemtile/smemtile.cuh>
 
 #include <random>
