@@ -103,3 +103,21 @@ template __global__ void stencil_stream_kernel<Stream2D<8, StencilShape::star>, 
                                                                                     GlobalArray<double, 2>, boundary::Periodic,
                                                                                     StreamLaplace5D, int, long long);
 }  // namespace smemtile::detail
+
+// device_stencil_steps's 2D register stream, the default float policy: 16-byte read-only loads and
+// global stores on rows on 16 bytes, x neighbours by shuffles; under clamp the edge rows in shared
+// memory (LDS / STS, not generic) and the side columns by indexed shuffles. Not asserted: no local
+// memory (ptxas spills 20-76 bytes of the edge copies' registers at the 128-register cap).
+struct StepsStreamHeat5Z : Laplace5 {};
+struct StepsStreamHeat5C : Laplace5 {};
+namespace smemtile::detail {
+using StepsStream = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::star>::type;
+template __global__ void stencil_steps_stream_kernel<StepsStream, 1, StencilShape::star, true, float, boundary::Zero,
+                                                     StepsStreamHeat5Z>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
+                                                                        boundary::Zero, StepsStreamHeat5Z,
+                                                                        StencilStepsStreamPlan);
+template __global__ void stencil_steps_stream_kernel<StepsStream, 1, StencilShape::star, true, float, boundary::Clamp,
+                                                     StepsStreamHeat5C>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
+                                                                        boundary::Clamp, StepsStreamHeat5C,
+                                                                        StencilStepsStreamPlan);
+}  // namespace smemtile::detail
