@@ -257,8 +257,8 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
     using Stream = typename DefaultStencilStepsStreamPolicy<bytes, Radius, Shape>::type;
     const auto a = buffers.current(), b = buffers.alternate();
     const auto rows_16 = [&](const GlobalArray<T, 2>& x) {
-      return reinterpret_cast<unsigned long long>(x.data_handle()) % 16 == 0 &&
-             static_cast<long long>(x.stride(0)) * bytes % 16 == 0;
+      return stencil_rows_16_aligned(reinterpret_cast<unsigned long long>(x.data_handle()), 0,
+                                     static_cast<long long>(x.stride(0)) * bytes);
     };
     if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, false, rows_16(a) && rows_16(b)) &&
         stencil_steps_stream_fills<Stream, Radius>(a.extent(0), a.extent(1), device.multiprocessors))

@@ -176,8 +176,13 @@ SMEMTILE_HOST_DEVICE constexpr int steps_stream_slot(int a, int n) { return (a %
 // Only the saves and reads of edge tasks touch them, and they move `res` and `window`, never the
 // rings (a branch reading the rings makes the compiler keep them in local memory too).
 template <class Policy, int Radius>
+SMEMTILE_HOST_DEVICE constexpr int steps_stream_step_edge_rows() {  // elements of one step's, per warp
+  return 2 * Radius * 32 * Policy::columns;
+}
+template <class Policy, int Radius>
 SMEMTILE_HOST_DEVICE constexpr long long steps_stream_edge_rows_bytes(int elem_bytes) {
-  return static_cast<long long>(Policy::warps) * (Policy::depth - 1) * 2 * Radius * 32 * Policy::columns * elem_bytes;
+  return static_cast<long long>(Policy::warps) * (Policy::depth - 1) * steps_stream_step_edge_rows<Policy, Radius>() *
+         elem_bytes;
 }
 
 // Step s's row r into the edge rows of outside rows mapping to it (clamp, reflect; edge tasks).
@@ -257,7 +262,7 @@ template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX,
 SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const GlobalArray<T, 2>& out, int xs0,
                                        int y0, int y1, T* edge_rows, const Boundary& boundary, Op& op) {
   constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R;
-  constexpr int W = 2 * R + 1, step_rows = 2 * R * 32 * V;  // elements of one step's edge rows
+  constexpr int W = 2 * R + 1, step_rows = steps_stream_step_edge_rows<Policy, Radius>();
   constexpr bool rewrites = steps_rewrite_outside<Boundary>;
   const int lane = static_cast<int>(threadIdx.x % 32), ny = static_cast<int>(in.extent(0));
   const int nx = static_cast<int>(in.extent(1)), x = xs0 + lane * V, top = y0 - KR, loads = y1 - y0 + 2 * KR;
@@ -328,7 +333,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   T* edge_rows = nullptr;
   if constexpr (steps_rewrite_outside<Boundary>)
     edge_rows = reinterpret_cast<T*>(aligned_dynamic_shared()) +
-                threadIdx.x / 32 * (Policy::depth - 1) * 2 * Radius * span;
+                threadIdx.x / 32 * (Policy::depth - 1) * steps_stream_step_edge_rows<Policy, Radius>();
   const long long stride = static_cast<long long>(gridDim.x) * Policy::warps;
   for (long long t = static_cast<long long>(blockIdx.x) * Policy::warps + threadIdx.x / 32; t < plan.tasks;
        t += stride) {

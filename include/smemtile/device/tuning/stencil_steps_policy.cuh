@@ -336,7 +336,7 @@ struct DefaultStencilSweepPolicy {
   static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.19 : 1.77;  ///< measured, above
 };
 
-/// Whether a 3D array's address and its plane and row pitches (`pitch_bytes`) are multiples of 16
+/// Whether an array's address and its plane and row pitches (`pitch_bytes`; 2D: plane 0) are multiples of 16
 /// bytes: the rule of TMA's tensor maps, and where a sweep loads its planes by 16-byte units.
 SMEMTILE_HOST_DEVICE constexpr bool stencil_rows_16_aligned(unsigned long long address, long long plane_pitch_bytes,
                                                             long long row_pitch_bytes) {
