@@ -8,10 +8,12 @@
 //  - the selector: 1D and 2D fused where the regions fit and the traffic model gains, 3D 7-point
 //    stencils swept (two blocks' planes fit an SM),
 //    nothing fused where a GPU's blocks lack the shared memory;
-//  - the 2D register stream: every row of every strip in exactly one task of its plan (random
-//    shapes), whole waves where the rows allow, the default policies' checks, fit and selection.
+//  - the 2D register stream: every row of every strip in exactly one task of its plan, band after
+//    band (random shapes), one wave where the rows allow, the loop's inner part free of edge work,
+//    the default policies' checks, fit and selection.
 #include <smemtile/smemtile.cuh>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -355,59 +357,114 @@ TEST_CASE("the default fused-steps policies keep their invariants, and the selec
 
 namespace {
 
-// Every row and strip of an ny x nx array covered exactly once by the plan's tasks, side strips
-// first, chunks within their rows; the tasks of the inner strips at least min_rows rows (or ny).
-void check_stream_plan(long long ny, long long nx, int width, int halo, int min_rows, long long resident) {
-  INFO(ny << " x " << nx << ", width " << width << ", halo " << halo << ", min rows " << min_rows << ", resident "
-          << resident);
+// Every row and strip of an ny x nx array covered exactly once by the plan's tasks, band after band,
+// strips in order within a band; bands of at least min_rows rows (or ny), side strips in side_split
+// tasks per band.
+void check_stream_plan(long long ny, long long nx, int width, int halo, int side_split, int min_rows,
+                       long long resident) {
+  INFO(ny << " x " << nx << ", width " << width << ", halo " << halo << ", side split " << side_split
+          << ", min rows " << min_rows << ", resident " << resident);
   const smemtile::StencilStepsStreamPlan plan =
-      smemtile::stencil_steps_stream_plan(ny, nx, width, halo, min_rows, resident);
+      smemtile::stencil_steps_stream_plan(ny, nx, width, halo, side_split, min_rows, resident);
   REQUIRE(plan.strips == (nx + width - 1) / width);
   REQUIRE(plan.rows >= 1);
-  REQUIRE(plan.edge_rows >= 1);
+  REQUIRE(plan.side_split == side_split);
   CHECK(plan.rows >= (min_rows < ny ? min_rows : ny));
-  CHECK(plan.edge_rows <= plan.rows);
+  CHECK(plan.tasks == (ny + plan.rows - 1) / plan.rows * plan.tasks_per_band());
   std::vector<int> covered(static_cast<std::size_t>(ny * plan.strips), 0);
+  long long out_of_order = 0, side_tasks = 0;
+  smemtile::StencilStepsStreamTask last{};
   for (long long t = 0; t < plan.tasks; ++t) {
     const smemtile::StencilStepsStreamTask task = smemtile::stencil_steps_stream_task_at(plan, t, ny);
     REQUIRE(task.strip >= 0);
     REQUIRE(task.strip < plan.strips);
     REQUIRE(task.y0 >= 0);
-    REQUIRE(task.y0 < task.y1);
     REQUIRE(task.y1 <= ny);
-    const bool side = task.strip == 0 || task.strip == plan.strips - 1;
-    CHECK(side == (t < plan.side_tasks(ny)));
+    REQUIRE(task.y0 <= task.y1);
+    CHECK(task.y0 / plan.rows == t / plan.tasks_per_band());  // its band
+    if (t % plan.tasks_per_band() != 0) out_of_order += task.strip < last.strip;
+    side_tasks += task.strip == 0 || task.strip == plan.strips - 1;
+    last = task;
     for (int y = task.y0; y < task.y1; ++y) ++covered[static_cast<std::size_t>(y * plan.strips + task.strip)];
   }
+  CHECK(out_of_order == 0);
+  CHECK(side_tasks == (ny + plan.rows - 1) / plan.rows * plan.side_strips() * side_split);
   long long wrong = 0;
   for (int c : covered) wrong += c != 1;
   CHECK(wrong == 0);
 }
 
+// The loop's parts (stencil_steps_stream_parts): no iteration of the inner part loads a row outside
+// the array, or has a step read, save or fill a row at its ends (the conditions of
+// steps_stream_iteration, tried one by one); the parts start at multiples of the unroll.
+void check_stream_parts(int y0, int y1, int ny, int depth, int radius, int ahead) {
+  INFO("rows " << y0 << " ... " << y1 << " of " << ny << ", depth " << depth << ", radius " << radius << ", ahead "
+               << ahead);
+  const int unroll = 2 * radius + 1, kr = depth * radius, top = y0 - kr, loads = y1 - y0 + 2 * kr;
+  const smemtile::StencilStepsStreamParts parts =
+      smemtile::stencil_steps_stream_parts(y0, y1, ny, depth, radius, ahead, unroll);
+  REQUIRE(parts.head % unroll == 0);
+  REQUIRE(parts.tail % unroll == 0);
+  REQUIRE(parts.head >= 0);
+  REQUIRE(parts.head <= parts.tail);
+  long long edge_work = 0;
+  for (int i = parts.head; i < parts.tail && i < loads; ++i) {
+    const int load = ahead == 0 ? top + i : top + i + ahead;
+    if ((ahead == 0 || i + ahead < loads) && (load < 0 || load >= ny)) ++edge_work;
+    for (int s = 1; s <= depth; ++s) {
+      const int r = top + i - s * radius;
+      if (s > 1 && (r < radius || r >= ny - radius)) ++edge_work;                    // edge-row reads
+      if (s < depth && (r < 0 || r >= ny || r <= radius || r >= ny - 1 - radius)) ++edge_work;  // fills, saves
+    }
+  }
+  CHECK(edge_work == 0);
+}
+
 }  // namespace
 
-TEST_CASE("stencil_steps_stream_plan: every row of every strip in exactly one task, side strips first") {
+TEST_CASE("stencil_steps_stream_plan: every row of every strip in exactly one task, band after band") {
   std::mt19937 rng(2611);
-  check_stream_plan(8192, 8192, 112, 8, 64, 2112);
-  check_stream_plan(8191, 8193, 112, 8, 64, 1584);
-  check_stream_plan(1, 1, 112, 8, 64, 2112);
-  check_stream_plan(5, 300, 120, 4, 64, 7);
-  check_stream_plan(300, 113, 112, 8, 64, 100);  // two strips: both sides
-  for (int i = 0; i < 200; ++i) {
+  check_stream_plan(8192, 8192, 112, 8, 8, 64, 2112);
+  check_stream_plan(8191, 8193, 112, 8, 2, 64, 1584);
+  check_stream_plan(1, 1, 112, 8, 2, 64, 2112);
+  check_stream_plan(5, 300, 120, 4, 8, 64, 7);
+  check_stream_plan(300, 113, 112, 8, 3, 64, 100);  // two strips: both sides
+  check_stream_plan(3000, 100, 112, 8, 8, 1, 4000);  // one strip
+  for (int i = 0; i < 300; ++i) {
     const long long ny = std::uniform_int_distribution<long long>(1, 3000)(rng);
     const long long nx = std::uniform_int_distribution<long long>(1, 3000)(rng);
     const int width = std::uniform_int_distribution<int>(8, 250)(rng);
     check_stream_plan(ny, nx, width, std::uniform_int_distribution<int>(1, 16)(rng),
-                      std::uniform_int_distribution<int>(1, 128)(rng),
+                      std::uniform_int_distribution<int>(1, 12)(rng), std::uniform_int_distribution<int>(1, 128)(rng),
                       std::uniform_int_distribution<long long>(1, 4000)(rng));
   }
 }
 
-TEST_CASE("stencil_steps_stream_plan: tasks fill whole waves of the resident warps where the rows allow") {
-  // 8192^2 floats at depth 8 (112 columns a strip), 132 multiprocessors of 4 blocks of 4 warps.
-  const auto plan = smemtile::stencil_steps_stream_plan(8192, 8192, 112, 8, 64, 2112);
-  const long long waves = (plan.tasks + 2111) / 2112;
-  CHECK(static_cast<double>(plan.tasks) / (waves * 2112.0) > 0.9);  // the last wave at least 90% full
+TEST_CASE("stencil_steps_stream_plan: arrays that fill the GPU take one wave of tall bands") {
+  // 8192^2 floats at depth 8 (112 columns a strip: 74 strips), 132 multiprocessors of 4 blocks of
+  // 4 warps: 24 bands of 72 inner tasks and 2 x 8 side tasks fill the 2112 warps once.
+  const auto clamp = smemtile::stencil_steps_stream_plan(8192, 8192, 112, 8, 8, 64, 2112);
+  CHECK(clamp.tasks == 2112);
+  CHECK(clamp.rows == 342);
+  const auto zero = smemtile::stencil_steps_stream_plan(8192, 8192, 112, 8, 2, 64, 2112);
+  CHECK(zero.tasks <= 2112);
+  CHECK(zero.tasks > 0.95 * 2112);
+}
+
+TEST_CASE("stencil_steps_stream_parts: the inner part of a task's loop holds no edge work") {
+  std::mt19937 rng(2612);
+  check_stream_parts(0, 300, 8192, 8, 1, 3);
+  check_stream_parts(7900, 8192, 8192, 8, 1, 3);
+  check_stream_parts(0, 8192, 8192, 8, 1, 0);
+  check_stream_parts(3, 5, 16, 8, 1, 3);
+  for (int i = 0; i < 3000; ++i) {
+    const int radius = std::uniform_int_distribution<int>(1, 4)(rng);
+    const int depth = std::uniform_int_distribution<int>(2, 10)(rng);
+    const int ny = std::uniform_int_distribution<int>(2 * depth * radius, 600)(rng);
+    const int y0 = std::uniform_int_distribution<int>(0, ny - 1)(rng);
+    const int y1 = std::uniform_int_distribution<int>(y0 + 1, ny)(rng);
+    check_stream_parts(y0, y1, ny, depth, radius, std::uniform_int_distribution<int>(0, 8)(rng));
+  }
 }
 
 TEST_CASE("the default stream policies: checks, width, fit and the selector's choice") {
@@ -436,20 +493,33 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(smemtile::stencil_steps_stream_fills<F5, 1>(8192, 8192, 132));
   CHECK(smemtile::stencil_steps_stream_fills<D5, 1>(8191, 8193, 132));
   CHECK_FALSE(smemtile::stencil_steps_stream_fills<F5, 1>(1024, 1536, 132));
-  // Selected: 5-point floats under fills and periodic, radius-2 float stars and 5-point doubles on
-  // rows off 16 bytes; never under clamp and reflect, never boxes.
+  // Selected (aligned / odd rows): 5-point floats under fills and periodic, and clamp on aligned
+  // rows; radius-1 float boxes under fills and clamp; radius-2 float stars under fills, periodic on
+  // odd rows; 5-point doubles on odd rows under fills, periodic and clamp; never reflect.
   using smemtile::stencil_steps_stream_selected;
+  using B = smemtile::StencilStepsStreamBoundary;
   constexpr auto star = StencilShape::star, box = StencilShape::box;
-  CHECK(stencil_steps_stream_selected(4, 1, star, false, true));
-  CHECK(stencil_steps_stream_selected(4, 1, star, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(4, 1, star, true, false));
-  CHECK_FALSE(stencil_steps_stream_selected(4, 2, star, false, true));
-  CHECK(stencil_steps_stream_selected(4, 2, star, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(8, 1, star, false, true));
-  CHECK(stencil_steps_stream_selected(8, 1, star, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(8, 1, star, true, false));
-  CHECK_FALSE(stencil_steps_stream_selected(4, 1, box, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(4, 3, star, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(2, 1, star, false, false));
-  CHECK_FALSE(stencil_steps_stream_selected(8, 2, star, false, false));
+  const auto both = [&](int bytes, int r, StencilShape s, B b) {
+    return 2 * stencil_steps_stream_selected(bytes, r, s, b, true) + stencil_steps_stream_selected(bytes, r, s, b, false);
+  };
+  CHECK(both(4, 1, star, B::fill) == 3);
+  CHECK(both(4, 1, star, B::periodic) == 3);
+  CHECK(both(4, 1, star, B::clamp) == 2);
+  CHECK(both(4, 1, star, B::reflect) == 0);
+  CHECK(both(4, 1, box, B::fill) == 3);
+  CHECK(both(4, 1, box, B::clamp) == 3);
+  CHECK(both(4, 1, box, B::periodic) == 0);
+  CHECK(both(4, 1, box, B::reflect) == 0);
+  CHECK(both(4, 2, star, B::fill) == 3);
+  CHECK(both(4, 2, star, B::periodic) == 1);
+  CHECK(both(4, 2, star, B::clamp) == 0);
+  CHECK(both(8, 1, star, B::fill) == 1);
+  CHECK(both(8, 1, star, B::periodic) == 1);
+  CHECK(both(8, 1, star, B::clamp) == 1);
+  CHECK(both(8, 1, star, B::reflect) == 0);
+  CHECK(both(8, 1, box, B::fill) == 0);
+  CHECK(both(4, 3, star, B::fill) == 0);
+  CHECK(both(4, 2, box, B::fill) == 0);
+  CHECK(both(2, 1, star, B::fill) == 0);
+  CHECK(both(8, 2, star, B::fill) == 0);
 }

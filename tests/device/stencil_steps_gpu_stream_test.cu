@@ -74,20 +74,43 @@ TEST_CASE("device_stencil_steps 2D stream, doubles, integers and halves") {
   check_stream<smemtile::StencilStepsStreamPolicy<4, 4, 3, 32>, 1, box, kClamp, __half>(6, 125);
 }
 
+// Geometry g, with rows on 16 bytes or off them (an offset of one element and odd pitches), checked
+// through the selector after asserting that the selector streams it (or not) on this GPU.
+template <int R, StencilShape S, int P, class T>
+void check_selected(Geometry g, bool aligned, bool streams, int steps, std::mt19937& rng) {
+  if (aligned) {
+    const auto round16 = [](long long n) { return (n + 15) / 16 * 16; };
+    g.in_offset = g.out_offset = 0;
+    g.in_pitch = round16(g.cols * static_cast<long long>(sizeof(T))) / static_cast<long long>(sizeof(T));
+    g.out_pitch = g.in_pitch;
+  } else {
+    g.in_offset = 1;
+    g.in_pitch = g.cols + 1 + 2 * uniform(rng, 0, 3);
+  }
+  g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
+  g.out_slice = static_cast<long long>(g.rows) * g.out_pitch;
+  int device = 0, multiprocessors = 0;
+  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+  using Stream = typename smemtile::DefaultStencilStepsStreamPolicy<static_cast<int>(sizeof(T)), R, S>::type;
+  const auto kind = smemtile::detail::stencil_steps_stream_boundary<decltype(make_policy<P, T>())>();
+  INFO(g.describe());
+  CHECK(smemtile::stencil_steps_stream_selected(static_cast<int>(sizeof(T)), R, S, kind, aligned) == streams);
+  CHECK(smemtile::stencil_steps_stream_fills<Stream, R>(g.rows, g.cols, multiprocessors));
+  check_steps<2, R, S, P, T>(g, steps, rng);
+}
+
 TEST_CASE("device_stencil_steps 2D stream, the selector's choice on arrays that fill the GPU") {
   std::mt19937 rng(131);
-  // Enough strips and chunks for the default stream on any GPU of up to 200 multiprocessors; rows
-  // off 16 bytes (odd pitches, an offset of one element) where the stream is chosen only for those.
-  const auto odd_rows = [&](int rows, int cols) {
-    Geometry g = with_layout(rng, 2, 1, rows, cols);
-    g.in_offset = 1;
-    g.in_pitch = cols + 1 + 2 * uniform(rng, 0, 3);
-    g.in_slice = static_cast<long long>(rows) * g.in_pitch;
-    return g;
-  };
-  check_steps<2, 1, star, kZero, float>(with_layout(rng, 2, 1, 3000 + uniform(rng, 0, 20), 3300), 17, rng);
-  check_steps<2, 1, star, kPeriodic, float>(odd_rows(3100, 3200 + uniform(rng, 0, 20)), 9, rng);
-  check_steps<2, 1, star, kConstant, double>(odd_rows(3000 + uniform(rng, 0, 20), 6000), 13, rng);
-  check_steps<2, 2, star, kZero, float>(odd_rows(3000, 3000 + uniform(rng, 0, 20)), 10, rng);
-  check_steps<2, 1, star, kClamp, float>(with_layout(rng, 2, 1, 2900, 3100), 8, rng);  // the standard regions
+  // Large enough for the default stream's tasks to fill any GPU of up to 200 multiprocessors.
+  const auto big = [&](int rows, int cols) { return with_layout(rng, 2, 1, rows + uniform(rng, 0, 20), cols); };
+  check_selected<1, star, kZero, float>(big(4200, 7000), true, true, 17, rng);
+  check_selected<1, star, kPeriodic, float>(big(4200, 7000 + uniform(rng, 0, 20)), false, true, 9, rng);
+  check_selected<1, star, kClamp, float>(big(4200, 7000), true, true, 8, rng);
+  check_selected<1, star, kClamp, float>(big(4200, 7000), false, false, 8, rng);  // the standard regions
+  check_selected<1, star, kReflect, float>(big(4200, 7000), true, false, 8, rng);  // the standard regions
+  check_selected<1, box, kClamp, float>(big(4200, 7000 + uniform(rng, 0, 20)), false, true, 11, rng);
+  check_selected<2, star, kZero, float>(big(4200, 7000 + uniform(rng, 0, 20)), true, true, 10, rng);
+  check_selected<1, star, kConstant, double>(big(3000, 6000), false, true, 13, rng);
+  check_selected<1, star, kClamp, double>(big(3000, 6000), false, true, 7, rng);
 }

@@ -111,9 +111,10 @@ LaunchStatus launch_steps_stream_kernel(const DeviceLimits& device, GlobalArray<
   ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
   if (!ready) return ready;
   const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
+  const int side_split = stencil_steps_stream_side_split(steps_rewrite_outside<Boundary>);
   const StencilStepsStreamPlan plan = stencil_steps_stream_plan(
       in.extent(0), in.extent(1), stencil_steps_stream_width(Policy::columns, Policy::depth, Radius),
-      Policy::depth * Radius, Policy::rows, resident * Policy::warps);
+      Policy::depth * Radius, side_split, Policy::rows, resident * Policy::warps);
   const long long wanted = (plan.tasks + Policy::warps - 1) / Policy::warps;
   kernel<<<static_cast<unsigned>(wanted < resident ? wanted : resident), Policy::threads, static_cast<size_t>(shared),
            stream>>>(in, out, boundary, op, plan);
@@ -242,6 +243,22 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
   return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
 }
 
+// The selector's kind of a boundary policy.
+template <class Boundary>
+constexpr StencilStepsStreamBoundary stencil_steps_stream_boundary() {
+  if constexpr (!Boundary::maps_index) return StencilStepsStreamBoundary::fill;
+  else if constexpr (std::is_same<Boundary, boundary::Periodic>::value) return StencilStepsStreamBoundary::periodic;
+  else if constexpr (std::is_same<Boundary, boundary::Clamp>::value) return StencilStepsStreamBoundary::clamp;
+  else return StencilStepsStreamBoundary::reflect;
+}
+
+// Whether the selector may stream a stencil on some rows (so the default's kernel is built only
+// where it can run).
+template <int ElemBytes, int Radius, StencilShape Shape, class Boundary>
+inline constexpr bool stencil_steps_stream_candidate =
+    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), true) ||
+    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), false);
+
 // The default: the selector's policy for this GPU, or single steps where fusing gains nothing.
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
@@ -252,15 +269,15 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if (!queried) return queried;
   const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
-  if constexpr (Rank == 2 && !steps_rewrite_outside<Boundary> && Shape == StencilShape::star && Radius <= 2 &&
-                (bytes == 4 || bytes == 8)) {
+  if constexpr (Rank == 2 && stencil_steps_stream_candidate<bytes, Radius, Shape, Boundary>) {
     using Stream = typename DefaultStencilStepsStreamPolicy<bytes, Radius, Shape>::type;
     const auto a = buffers.current(), b = buffers.alternate();
     const auto rows_16 = [&](const GlobalArray<T, 2>& x) {
       return stencil_rows_16_aligned(reinterpret_cast<unsigned long long>(x.data_handle()), 0,
                                      static_cast<long long>(x.stride(0)) * bytes);
     };
-    if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, false, rows_16(a) && rows_16(b)) &&
+    constexpr StencilStepsStreamBoundary kind = stencil_steps_stream_boundary<Boundary>();
+    if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, kind, rows_16(a) && rows_16(b)) &&
         stencil_steps_stream_fills<Stream, Radius>(a.extent(0), a.extent(1), device.multiprocessors))
       return run_stencil_passes<Stream, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }

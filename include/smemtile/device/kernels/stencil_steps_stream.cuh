@@ -10,11 +10,11 @@
 // At iteration i the warp loads row i of the chunk (Ahead rows ahead, in a queue) and step s
 // computes its row i - s R from step s - 1's rows i - s R - R ... i - s R + R, all in registers; the
 // loop is unrolled by the rings' size 2R + 1, so every ring slot is a compile-time index and the
-// rings move no registers. Tasks at the array's sides, at its top or bottom, and inside it run
-// three copies of the loop: the inner tasks' holds no edge work (the compiler would otherwise
-// predicate that work into every step of every task).
+// rings move no registers. Tasks at the array's sides run the loop's edge copy; the others run it
+// only for the iterations that reach the array's top or bottom, and the rows between in a copy
+// holding no edge work (the compiler would otherwise predicate that work into every step).
 //
-// Points outside the array (edge tasks only) hold, at every step, what single steps' boundary
+// Points outside the array (edge copies only) hold, at every step, what single steps' boundary
 // gives there: periodic computes them like any other (they load the rows and columns they wrap
 // to); fills give them the fill; clamp and reflect give the R columns nearest each side the values
 // of the columns they map to (other lanes), and read the R rows beyond the top and bottom as the
@@ -185,6 +185,13 @@ SMEMTILE_HOST_DEVICE constexpr long long steps_stream_edge_rows_bytes(int elem_b
          elem_bytes;
 }
 
+// This warp's edge rows (clamp, reflect) of step s (1 ... Depth - 1).
+template <class Policy, int Radius, class T>
+SMEMTILE_DEVICE T* steps_stream_edge_rows(int s) {
+  constexpr int step_rows = steps_stream_step_edge_rows<Policy, Radius>();
+  return reinterpret_cast<T*>(aligned_dynamic_shared()) + (threadIdx.x / 32 * (Policy::depth - 1) + s - 1) * step_rows;
+}
+
 // Step s's row r into the edge rows of outside rows mapping to it (clamp, reflect; edge tasks).
 template <int V, int Radius, class T, class Boundary>
 SMEMTILE_DEVICE void steps_stream_save_edge_rows(T* rows, int r, int ny, const T (&res)[V]) {
@@ -255,101 +262,142 @@ SMEMTILE_DEVICE void steps_stream_store_row(const GlobalArray<T, 2>& out, int r,
   }
 }
 
-// One warp task: rows y0 ... y1 - 1 of the strip whose lanes load columns xs0 ... xs0 + 32 V - 1,
-// Depth steps. `edge_rows`: this warp's (clamp, reflect).
+// A task's registers: the loaded rows' ring, the rows loading and the rings of steps 1 ... K - 1.
+template <class T, int V, int Radius, int Ahead, int Depth>
+struct StepsStreamRings {
+  T l0[2 * Radius + 1][V];
+  T ahead[Ahead > 0 ? Ahead : 1][V];
+  T lv[Depth - 1][2 * Radius + 1][V];
+};
+
+// What a task's loop reads besides its rings: the arrays and boundary (the kernel's parameters, read
+// where used), this lane's first column x, the first row the task loads (top) and how many, and
+// whether this lane's columns are kept. The rest is recomputed where used (the strip's first
+// column, the edge rows), so the inner copy of the loop keeps no register for it.
+template <class T, class Boundary>
+struct StepsStreamTaskView {
+  const GlobalArray<const T, 2>& in;
+  const GlobalArray<T, 2>& out;
+  const Boundary& boundary;
+  int x, top, loads;
+  bool store_lane;
+  SMEMTILE_DEVICE int ny() const { return static_cast<int>(in.extent(0)); }
+  SMEMTILE_DEVICE int nx() const { return static_cast<int>(in.extent(1)); }
+  template <int V>
+  SMEMTILE_DEVICE int strip_begin() const { return x - static_cast<int>(threadIdx.x % 32) * V; }
+};
+
+// Iteration i of a task (p = i mod 2R + 1): row i leaves the queue of rows loading, row i + A joins
+// it; step s computes its row top + i - s R from step s - 1's ring, and the last step stores it.
 template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX, bool EdgeY, class T, class Boundary,
-          class Op>
-SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const GlobalArray<T, 2>& out, int xs0,
-                                       int y0, int y1, T* edge_rows, const Boundary& boundary, Op& op) {
-  constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R;
-  constexpr int W = 2 * R + 1, step_rows = steps_stream_step_edge_rows<Policy, Radius>();
+          class Op, class Rings>
+SMEMTILE_DEVICE void steps_stream_iteration(const StepsStreamTaskView<T, Boundary>& task, Rings& g, Op& op, int p,
+                                            int i) {
+  constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R, W = 2 * R + 1;
   constexpr bool rewrites = steps_rewrite_outside<Boundary>;
-  const int lane = static_cast<int>(threadIdx.x % 32), ny = static_cast<int>(in.extent(0));
-  const int nx = static_cast<int>(in.extent(1)), x = xs0 + lane * V, top = y0 - KR, loads = y1 - y0 + 2 * KR;
-  const bool store_lane = lane * V >= KR && lane * V < 32 * V - KR;  // the strip's kept columns: whole lanes
-  T l0[W][V], ahead[A > 0 ? A : 1][V], lv[K - 1][W][V];  // loaded rows, rows loading, steps 1 ... K - 1's
+  const int ny = task.ny();
+  if constexpr (A == 0) {
+    if (i < task.loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(task.in, task.top + i, task.x, task.boundary, g.l0[p]);
+  } else {
 #pragma unroll
-  for (int k = 0; k < W * V; ++k) l0[k / V][k % V] = T{};
+    for (int v = 0; v < V; ++v) g.l0[p][v] = g.ahead[0][v];
 #pragma unroll
-  for (int k = 0; k < (K - 1) * W * V; ++k) lv[k / (W * V)][k / V % W][k % V] = T{};
+    for (int k = 0; k + 1 < A; ++k)
 #pragma unroll
-  for (int a = 0; a < A; ++a)
-    if (a < loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(in, top + a, x, boundary, ahead[a]);
-  for (int i0 = 0; i0 < loads; i0 += W) {
+      for (int v = 0; v < V; ++v) g.ahead[k][v] = g.ahead[k + 1][v];
+    if (i + A < task.loads)
+      steps_stream_load_row<V, Vector, EdgeX, EdgeY>(task.in, task.top + i + A, task.x, task.boundary, g.ahead[A - 1]);
+  }
 #pragma unroll
-    for (int p = 0; p < W; ++p) {  // iteration i = i0 + p loads row i + A; step s computes row i - s R
-      const int i = i0 + p;
-      if constexpr (A == 0) {
-        if (i < loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(in, top + i, x, boundary, l0[p]);
-      } else {  // row i leaves the queue of rows loading, row i + A joins it
+  for (int s = 1; s <= K; ++s) {
+    const int r = task.top + i - s * R;  // the array row step s computes
+    T window[W][V], res[V];
 #pragma unroll
-        for (int v = 0; v < V; ++v) l0[p][v] = ahead[0][v];
-#pragma unroll
-        for (int k = 0; k + 1 < A; ++k)
-#pragma unroll
-          for (int v = 0; v < V; ++v) ahead[k][v] = ahead[k + 1][v];
-        if (i + A < loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(in, top + i + A, x, boundary, ahead[A - 1]);
-      }
-#pragma unroll
-      for (int s = 1; s <= K; ++s) {
-        const int r = top + i - s * R;  // the array row step s computes
-        T window[W][V], res[V];
-#pragma unroll
-        for (int k = 0; k < W * V; ++k)
-          window[k / V][k % V] = s == 1 ? l0[steps_stream_slot(p - s * R + k / V - R, W)][k % V]
-                                        : lv[s - 2][steps_stream_slot(p - s * R + k / V - R, W)][k % V];
+    for (int k = 0; k < W * V; ++k)
+      window[k / V][k % V] = s == 1 ? g.l0[steps_stream_slot(p - s * R + k / V - R, W)][k % V]
+                                    : g.lv[s - 2][steps_stream_slot(p - s * R + k / V - R, W)][k % V];
+    if constexpr (EdgeY && rewrites) {
+      if (s > 1 && (r < R || r >= ny - R))
+        steps_stream_read_edge_rows<V, Radius>(steps_stream_edge_rows<Policy, Radius, T>(s - 1), r, ny, window);
+    }
+    steps_stream_apply<Radius, Shape>(window, op, res);
+    if (s < K) {
+      if constexpr (EdgeX || EdgeY) {
+        steps_stream_fix_outside<V, Radius, EdgeX>(task.template strip_begin<V>(), task.nx(), r, ny, task.boundary, res);
         if constexpr (EdgeY && rewrites) {
-          if (s > 1 && (r < R || r >= ny - R))
-            steps_stream_read_edge_rows<V, Radius>(edge_rows + (s - 2) * step_rows, r, ny, window);
-        }
-        steps_stream_apply<Radius, Shape>(window, op, res);
-        if (s < K) {
-          if constexpr (EdgeX || EdgeY) {
-            steps_stream_fix_outside<V, Radius, EdgeX>(xs0, nx, r, ny, boundary, res);
-            if constexpr (EdgeY && rewrites) {
-              if (r <= R || r >= ny - 1 - R)
-                steps_stream_save_edge_rows<V, Radius, T, Boundary>(edge_rows + (s - 1) * step_rows, r, ny, res);
-            }
-          }
-#pragma unroll
-          for (int v = 0; v < V; ++v) lv[s - 1][steps_stream_slot(p - s * R, W)][v] = res[v];
-        } else if (store_lane && i >= 2 * KR && i < loads) {
-          steps_stream_store_row<V, Vector>(out, r, x, res);
+          if (r <= R || r >= ny - 1 - R)
+            steps_stream_save_edge_rows<V, Radius, T, Boundary>(steps_stream_edge_rows<Policy, Radius, T>(s), r, ny, res);
         }
       }
+#pragma unroll
+      for (int v = 0; v < V; ++v) g.lv[s - 1][steps_stream_slot(p - s * R, W)][v] = res[v];
+    } else if (task.store_lane && i >= 2 * KR && i < task.loads) {
+      steps_stream_store_row<V, Vector>(task.out, r, task.x, res);
     }
   }
 }
 
-// Warp tasks in turn (stencil_steps_stream_task_at): first the strips at the array's left and right
-// edges in chunks of plan.edge_rows rows (their work per row is larger), then the others in chunks
-// of plan.rows, neighbouring warps on neighbouring strips of the same rows.
+// Iterations begin ... end - 1 of a task (multiples of 2R + 1, so every ring slot is a constant).
+template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX, bool EdgeY, class T, class Boundary,
+          class Op, class Rings>
+SMEMTILE_DEVICE void steps_stream_iterations(const StepsStreamTaskView<T, Boundary>& task, Rings& g, Op& op, int begin,
+                                             int end) {
+  constexpr int W = 2 * Radius + 1;
+  for (int i0 = begin; i0 < end; i0 += W) {
+#pragma unroll
+    for (int p = 0; p < W; ++p)
+      steps_stream_iteration<Policy, Radius, Shape, Vector, EdgeX, EdgeY>(task, g, op, p, i0 + p);
+  }
+}
+
+// One warp task: rows y0 ... y1 - 1 of the strip whose lanes load columns xs0 ... xs0 + 32 V - 1,
+// Depth steps. Strips at the array's sides (EdgeX) run the loop's edge copy throughout; the others
+// only the iterations that reach the top or bottom (stencil_steps_stream_parts), so the rows
+// between run a copy holding no edge work (the compiler would otherwise predicate that work into
+// every step).
+template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX, class T, class Boundary, class Op>
+SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const GlobalArray<T, 2>& out, int xs0, int y0,
+                                       int y1, const Boundary& boundary, Op& op) {
+  constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const StepsStreamTaskView<T, Boundary> task{in, out, boundary, xs0 + lane * V, y0 - KR, y1 - y0 + 2 * KR,
+                                              lane * V >= KR && lane * V < 32 * V - KR};  // whole lanes kept
+  StepsStreamRings<T, V, R, A, K> g;
+#pragma unroll
+  for (int k = 0; k < (2 * R + 1) * V; ++k) g.l0[k / V][k % V] = T{};
+#pragma unroll
+  for (int k = 0; k < (K - 1) * (2 * R + 1) * V; ++k) g.lv[k / ((2 * R + 1) * V)][k / V % (2 * R + 1)][k % V] = T{};
+#pragma unroll
+  for (int a = 0; a < A; ++a)
+    if (a < task.loads) steps_stream_load_row<V, Vector, EdgeX, true>(in, task.top + a, task.x, boundary, g.ahead[a]);
+  if constexpr (EdgeX) {
+    steps_stream_iterations<Policy, Radius, Shape, Vector, true, true>(task, g, op, 0, task.loads);
+  } else {
+    const StencilStepsStreamParts parts = stencil_steps_stream_parts(y0, y1, task.ny(), K, R, A, 2 * R + 1);
+    steps_stream_iterations<Policy, Radius, Shape, Vector, false, true>(task, g, op, 0, parts.head);
+    steps_stream_iterations<Policy, Radius, Shape, Vector, false, false>(task, g, op, parts.head, parts.tail);
+    steps_stream_iterations<Policy, Radius, Shape, Vector, false, true>(task, g, op, parts.tail, task.loads);
+  }
+}
+
+// Warp tasks in turn (stencil_steps_stream_task_at): band after band, neighbouring warps on
+// neighbouring strips of the same rows.
 template <class Policy, int Radius, StencilShape Shape, bool Vector, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_steps_stream_kernel(GlobalArray<const T, 2> in, GlobalArray<T, 2> out, Boundary boundary, Op op,
                                 StencilStepsStreamPlan plan) {
   constexpr int KR = Policy::depth * Radius, span = 32 * Policy::columns;
   const int ny = static_cast<int>(in.extent(0)), nx = static_cast<int>(in.extent(1));
-  T* edge_rows = nullptr;
-  if constexpr (steps_rewrite_outside<Boundary>)
-    edge_rows = reinterpret_cast<T*>(aligned_dynamic_shared()) +
-                threadIdx.x / 32 * (Policy::depth - 1) * steps_stream_step_edge_rows<Policy, Radius>();
   const long long stride = static_cast<long long>(gridDim.x) * Policy::warps;
   for (long long t = static_cast<long long>(blockIdx.x) * Policy::warps + threadIdx.x / 32; t < plan.tasks;
        t += stride) {
     const StencilStepsStreamTask task = stencil_steps_stream_task_at(plan, t, ny);
+    if (task.y0 >= task.y1) continue;
     const int xs0 = task.strip * (span - 2 * KR) - KR;
-    // Three copies of the loop, so the inner tasks' holds no edge work at all (the compiler would
-    // predicate it into every step): strips at the sides, chunks at the top or bottom, the rest.
     if (xs0 < 0 || xs0 + span > nx)
-      steps_stream_task<Policy, Radius, Shape, Vector, true, true, T>(in, out, xs0, task.y0, task.y1, edge_rows,
-                                                                      boundary, op);
-    else if (task.y0 - KR < 0 || task.y1 + KR > ny)
-      steps_stream_task<Policy, Radius, Shape, Vector, false, true, T>(in, out, xs0, task.y0, task.y1, edge_rows,
-                                                                       boundary, op);
+      steps_stream_task<Policy, Radius, Shape, Vector, true, T>(in, out, xs0, task.y0, task.y1, boundary, op);
     else
-      steps_stream_task<Policy, Radius, Shape, Vector, false, false, T>(in, out, xs0, task.y0, task.y1, edge_rows,
-                                                                        boundary, op);
+      steps_stream_task<Policy, Radius, Shape, Vector, false, T>(in, out, xs0, task.y0, task.y1, boundary, op);
   }
 }
 

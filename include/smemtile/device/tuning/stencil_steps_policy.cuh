@@ -428,65 +428,71 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_fits(long long ny, long
          ny <= 2147483647LL - 4LL * depth * radius;
 }
 
-/// How the stream splits an ny x nx array into warp tasks: the strips at the array's sides (more
-/// work per row: their columns outside are rewritten after each step) in chunks of edge_rows, first,
-/// then the others in chunks of rows, the top and bottom chunks first.
+/// How the stream splits an ny x nx array into warp tasks: bands of `rows` rows, each band one task
+/// per inner strip and `side_split` tasks per side strip (their rows split: a side strip's row
+/// costs more, its columns outside are fixed after each step). Tasks go band after band, strips in
+/// order within a band, so the warps of a block take neighbouring strips of the same rows (their
+/// shared columns and sectors are read and written together).
 struct StencilStepsStreamPlan {
-  int strips = 0;       ///< strips across (stencil_steps_stream_width columns each)
-  int rows = 0;         ///< rows per task of the inner strips
-  int edge_rows = 0;    ///< rows per task of the side strips
-  long long tasks = 0;  ///< side tasks, then inner ones
-  /// Tasks of the side strips (strip 0 and, if there are two or more, the last).
-  SMEMTILE_HOST_DEVICE constexpr long long side_tasks(long long ny) const {
-    return (strips >= 2 ? 2 : 1) * ((ny + edge_rows - 1) / edge_rows);
+  int strips = 0;      ///< strips across (stencil_steps_stream_width columns each)
+  int rows = 0;        ///< rows per band
+  int side_split = 1;  ///< tasks per side strip and band
+  long long tasks = 0; ///< bands x tasks_per_band()
+  /// Side strips: strip 0 and, if there are two or more, the last.
+  SMEMTILE_HOST_DEVICE constexpr int side_strips() const { return strips >= 2 ? 2 : 1; }
+  /// Tasks of one band.
+  SMEMTILE_HOST_DEVICE constexpr long long tasks_per_band() const {
+    return static_cast<long long>(strips - side_strips()) + static_cast<long long>(side_strips()) * side_split;
   }
 };
 
-/// A task: its strip and rows y0 ... y1 - 1.
+/// A task: its strip and rows y0 ... y1 - 1 (none where y0 >= y1: a band with fewer rows than
+/// side_split).
 struct StencilStepsStreamTask {
   int strip = 0;  ///< strip index (0 ... strips - 1)
   int y0 = 0;     ///< first row
   int y1 = 0;     ///< one past the last row
 };
 
-/// Task t of `plan` on an array of ny rows.
+/// Task t of `plan` on an array of ny rows: band t / tasks_per_band; within it strip 0's side_split
+/// tasks, the inner strips, the last strip's.
 SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamTask stencil_steps_stream_task_at(const StencilStepsStreamPlan& plan,
                                                                                   long long t, long long ny) {
+  const long long per_band = plan.tasks_per_band(), band = t / per_band, u = t % per_band;
+  const long long y0 = band * plan.rows, y1 = y0 + plan.rows < ny ? y0 + plan.rows : ny, k = plan.side_split;
   StencilStepsStreamTask task{};
-  const long long sides = plan.side_tasks(ny);
-  long long y0 = 0, rows = plan.rows;
-  if (t < sides) {
-    const int per = plan.strips >= 2 ? 2 : 1;
-    task.strip = t % per == 0 ? 0 : plan.strips - 1;
-    rows = plan.edge_rows;
-    y0 = t / per * rows;
-  } else {  // chunks in the order 0, last, 1, 2, ...: the top and bottom ones (more work) in the first wave
-    const long long inner = plan.strips - 2, u = t - sides, chunks = (ny + rows - 1) / rows, c = u / inner;
-    task.strip = static_cast<int>(1 + u % inner);
-    y0 = (c == 0 || chunks < 2 ? c : c == 1 ? chunks - 1 : c - 1) * rows;
+  long long part = -1;  // which of a side strip's tasks
+  if (u < k) {
+    part = u;
+  } else if (plan.strips >= 2 && u >= per_band - k) {
+    task.strip = plan.strips - 1;
+    part = u - (per_band - k);
+  } else {
+    task.strip = static_cast<int>(u - k + 1);
   }
-  task.y0 = static_cast<int>(y0);
-  task.y1 = static_cast<int>(y0 + rows < ny ? y0 + rows : ny);
+  task.y0 = static_cast<int>(part < 0 ? y0 : y0 + (y1 - y0) * part / k);
+  task.y1 = static_cast<int>(part < 0 ? y1 : y0 + (y1 - y0) * (part + 1) / k);
   return task;
 }
 
-/// The tasks for `resident` warps at once: of the row counts that fill whole waves of tasks (at
-/// least `min_rows` rows each), the one that loads the fewest rows per warp, each task loading
-/// its rows and `halo` more at each end. Side strips take a third of the rows per task.
+/// The tasks for `resident` warps at once: of the band heights that fill whole waves of tasks (at
+/// least `min_rows` rows each), the one that loads the fewest rows per warp, each inner task
+/// loading its rows and `halo` more at each end.
 SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamPlan stencil_steps_stream_plan(long long ny, long long nx, int width,
-                                                                               int halo, int min_rows,
+                                                                               int halo, int side_split, int min_rows,
                                                                                long long resident) {
   StencilStepsStreamPlan best{};
-  if (ny < 1 || nx < 1 || width < 1 || min_rows < 1 || resident < 1) return best;
-  const long long strips = (nx + width - 1) / width;
+  if (ny < 1 || nx < 1 || width < 1 || side_split < 1 || min_rows < 1 || resident < 1) return best;
+  StencilStepsStreamPlan plan{static_cast<int>((nx + width - 1) / width), 0, side_split, 0};
+  const long long per_band = plan.tasks_per_band();
   long long best_cost = -1;
   for (long long waves = 1; waves <= 64; ++waves) {
-    long long chunks = waves * resident / strips;
-    chunks = chunks < 1 ? 1 : chunks > ny ? ny : chunks;
-    long long rows = (ny + chunks - 1) / chunks;
+    long long bands = waves * resident / per_band;
+    bands = bands < 1 ? 1 : bands > ny ? ny : bands;
+    long long rows = (ny + bands - 1) / bands;
     rows = rows < min_rows ? (min_rows < ny ? min_rows : ny) : rows;
-    StencilStepsStreamPlan plan{static_cast<int>(strips), static_cast<int>(rows), static_cast<int>((rows + 2) / 3), 0};
-    plan.tasks = plan.side_tasks(ny) + (strips > 2 ? (strips - 2) * ((ny + rows - 1) / rows) : 0);
+    plan.rows = static_cast<int>(rows);
+    plan.tasks = (ny + rows - 1) / rows * per_band;
     const long long cost = (plan.tasks + resident - 1) / resident * (rows + 2LL * halo);
     if (best_cost < 0 || cost < best_cost) {
       best_cost = cost;
@@ -496,19 +502,69 @@ SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamPlan stencil_steps_stream_plan(
   return best;
 }
 
+/// Tasks per side strip and band (StencilStepsStreamPlan::side_split): a side strip's row costs
+/// the stream more than an inner one's: its loads map columns, and its columns outside are fixed
+/// after each step (clamp and reflect: by shuffles).
+SMEMTILE_HOST_DEVICE constexpr int stencil_steps_stream_side_split(bool rewrites_outside) {
+  return rewrites_outside ? 6 : 2;
+}
+
+/// The parts of a task's row loop (iterations 0 ... loads - 1, parts starting at multiples of
+/// `unroll`) whose rows reach outside the array or within reach of it: iterations below `head`
+/// and from `tail` on take the loop's edge copy, those between the inner one. A task of rows
+/// y0 ... y1 - 1 loads row top + i (top = y0 - depth x radius) at iteration i, `ahead` rows
+/// before it computes with it; step s computes row top + i - s x radius and (below depth) saves it
+/// to or fixes it by the edge rows, which read rows within the radius of the array's ends.
+struct StencilStepsStreamParts {
+  int head = 0;  ///< the first iteration the inner copy runs (a multiple of unroll)
+  int tail = 0;  ///< the first iteration after it (a multiple of unroll, >= head)
+};
+SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamParts stencil_steps_stream_parts(int y0, int y1, int ny, int depth,
+                                                                                 int radius, int ahead, int unroll) {
+  const int kr = depth * radius, top = y0 - kr, loads = y1 - y0 + 2 * kr;
+  const int end = (loads + unroll - 1) / unroll * unroll;
+  // Top: loads of rows < 0 (i < -top - ahead), edge-row reads of rows < radius at step depth
+  // (i < radius + kr - top) and saves and fills of rows <= radius before it.
+  const int head_need = (2 * depth + 1) * radius - y0;
+  int head = head_need <= 0 ? 0 : (head_need + unroll - 1) / unroll * unroll;
+  head = head < end ? head : end;
+  // Bottom: loads of rows >= ny (i >= ny - top - ahead), saves of rows >= ny - 1 - radius at step 1
+  // (i >= ny - 1 - top) and the reads and fills after them.
+  const int tail_need = ny - top - (ahead > 1 ? ahead : 1);
+  int tail = tail_need < 0 ? 0 : tail_need / unroll * unroll;
+  tail = tail < head ? head : tail > end ? end : tail;
+  return StencilStepsStreamParts{head, tail};
+}
+
+/// How a boundary policy meets the stream's selector: fills (zero, constant; and inside), periodic
+/// (points outside computed like any other), clamp, reflect (points outside fixed after each step).
+enum class StencilStepsStreamBoundary { fill, periodic, clamp, reflect };
+
 /// The 2D stencils the selector streams (where the array fills the GPU, stencil_steps_stream_fills):
 /// those the stream ran faster than the standard regions on both an H100 and an H200 (docs/stencil-
-/// steps.md, 8192^2 and 8191 x 8193, 64 steps), all under fills and periodic (clamp and reflect
-/// rewrite the points outside after each step, which costs the stream's edge tasks more):
-/// - 5-point floats: H100 4.60 / 4.54 (zero / periodic) against 3.71 / 4.02, H200 3.79 against 2.70;
-/// - radius-2 float stars and 5-point doubles where the rows are off 16 bytes (aligned, the H100's
-///   standard regions stay ahead: 2.56 against 2.35, 3.03 against 2.83): H100 2.32 against 2.14,
-///   3.15 against 2.49.
+/// steps.md, 8192^2 and 8191 x 8193, 64 steps; aligned / odd rows, H100 and H200):
+/// - 5-point floats under fills and periodic (zero: H100 5.20 / 5.04 against 3.81 / 3.28, H200 4.06 /
+///   4.00 against 2.70 / 2.42), and under clamp on rows of 16 bytes (H100 4.73 against 3.67, H200
+///   3.79 against 2.70; on odd rows the H100's standard regions stay ahead, 3.26 against 3.13);
+/// - radius-1 float boxes under fills and clamp (clamp: H100 3.08 / 3.08 against 2.78 / 2.57, H200
+///   2.29 / 2.27 against 2.00 / 1.86); radius-2 float stars under fills (H100 2.72 / 2.77 against 2.49 /
+///   2.15, H200 2.29 / 2.20 against 1.84 / 1.54) and, on odd rows, periodic;
+/// - 5-point doubles on rows off 16 bytes under fills, periodic and clamp (clamp: H100 3.29 against
+///   2.47, H200 2.55 against 1.83; on 16-byte rows the H100's standard regions lead, 3.01 against 2.87).
+/// Reflect keeps the standard regions (H100 2.88 / 2.98 against 3.69 / 3.17).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes, int radius, StencilShape shape,
-                                                                  bool rewrites_outside, bool rows_16_aligned) {
-  if (rewrites_outside || shape != StencilShape::star) return false;
-  if (elem_bytes == 4 && radius == 1) return true;
-  return !rows_16_aligned && ((elem_bytes == 4 && radius == 2) || (elem_bytes == 8 && radius == 1));
+                                                                  StencilStepsStreamBoundary boundary,
+                                                                  bool rows_16_aligned) {
+  using B = StencilStepsStreamBoundary;
+  const bool star = shape == StencilShape::star;
+  const bool float5 = elem_bytes == 4 && radius == 1 && star, double5 = elem_bytes == 8 && radius == 1 && star;
+  const bool float9 = elem_bytes == 4 && radius == 1 && !star, float_r2 = elem_bytes == 4 && radius == 2 && star;
+  switch (boundary) {
+    case B::fill: return float5 || float9 || float_r2 || (double5 && !rows_16_aligned);
+    case B::periodic: return float5 || (!rows_16_aligned && (float_r2 || double5));
+    case B::clamp: return (float5 && rows_16_aligned) || float9 || (double5 && !rows_16_aligned);
+    default: return false;
+  }
 }
 
 /// The default stream policy of a stencil (stencil_steps_stream_selected says which take it): float
