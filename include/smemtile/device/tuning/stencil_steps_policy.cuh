@@ -509,16 +509,18 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_steps_stream_side_split(bool rewrites
   return rewrites_outside ? 6 : 2;
 }
 
-/// The parts of a task's row loop (iterations 0 ... loads - 1, parts starting at multiples of
-/// `unroll`) whose rows reach outside the array or within reach of it: iterations below `head`
-/// and from `tail` on take the loop's edge copy, those between the inner one. A task of rows
-/// y0 ... y1 - 1 loads row top + i (top = y0 - depth x radius) at iteration i, `ahead` rows
-/// before it computes with it; step s computes row top + i - s x radius and (below depth) saves it
-/// to or fixes it by the edge rows, which read rows within the radius of the array's ends.
+/// The parts of a task's row loop: iterations below `head` and from `tail` on run the loop's edge
+/// copy, those between the inner one (stencil_steps_stream_parts).
 struct StencilStepsStreamParts {
   int head = 0;  ///< the first iteration the inner copy runs (a multiple of unroll)
   int tail = 0;  ///< the first iteration after it (a multiple of unroll, >= head)
 };
+
+/// The parts of the row loop (iterations 0 ... loads - 1, parts starting at multiples of `unroll`)
+/// of a task of rows y0 ... y1 - 1 whose rows reach outside the array or within reach of it. The
+/// task loads row top + i (top = y0 - depth x radius) at iteration i, `ahead` rows before it
+/// computes with it; step s computes row top + i - s x radius and (below depth) saves it to or
+/// fixes it by the edge rows, which read rows within the radius of the array's ends.
 SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamParts stencil_steps_stream_parts(int y0, int y1, int ny, int depth,
                                                                                  int radius, int ahead, int unroll) {
   const int kr = depth * radius, top = y0 - kr, loads = y1 - y0 + 2 * kr;
