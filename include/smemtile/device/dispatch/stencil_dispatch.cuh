@@ -97,20 +97,24 @@ LaunchStatus launch_stencil_1d(GlobalArray<const T, 1> in, GlobalArray<T, 1> out
   return LaunchStatus{};
 }
 
-// Blocks of Kernel (Policy::threads threads, `bytes` of dynamic shared memory) that fit on one
-// multiprocessor of `device`: asked once per device and kernel.
+// Blocks of Kernel (Policy::threads threads, `bytes` of dynamic shared memory, raised first:
+// raise_dynamic_shared) that fit on `device` at once; the blocks per multiprocessor are asked once
+// per device and kernel. `who` names the caller in errors.
 template <auto Kernel, class Policy>
-LaunchStatus resident_blocks(const DeviceLimits& device, long long bytes, int* per_multiprocessor) {
+LaunchStatus resident_blocks(const DeviceLimits& device, long long bytes, const char* who, long long* resident) {
+  const LaunchStatus ready = raise_dynamic_shared<Kernel>(device, bytes, who);
+  if (!ready) return ready;
   static std::atomic<int> known[cached_devices];  // zero-initialized: not asked yet
   const bool cached = device.device >= 0 && device.device < cached_devices;
-  *per_multiprocessor = cached ? known[device.device].load(std::memory_order_relaxed) : 0;
-  if (*per_multiprocessor > 0) return LaunchStatus{};
-  int blocks = 0;
-  const cudaError_t error =
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, Policy::threads, static_cast<size_t>(bytes));
-  if (error != cudaSuccess) return failed_launch(error, std::string(stencil_who) + ": " + cudaGetErrorString(error));
-  *per_multiprocessor = blocks < 1 ? 1 : blocks;
-  if (cached) known[device.device].store(*per_multiprocessor, std::memory_order_relaxed);
+  int per_multiprocessor = cached ? known[device.device].load(std::memory_order_relaxed) : 0;
+  if (per_multiprocessor == 0) {
+    const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Policy::threads,
+                                                                            static_cast<size_t>(bytes));
+    if (error != cudaSuccess) return failed_launch(error, std::string(who) + ": " + cudaGetErrorString(error));
+    per_multiprocessor = per_multiprocessor < 1 ? 1 : per_multiprocessor;
+    if (cached) known[device.device].store(per_multiprocessor, std::memory_order_relaxed);
+  }
+  *resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
   return LaunchStatus{};
 }
 
@@ -123,12 +127,9 @@ LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& ma
   const long long tiles = across * ((static_cast<long long>(in.extent(0)) + Policy::rows - 1) / Policy::rows);
   if (tiles > INT_MAX) return failed_launch(cudaErrorInvalidValue, "smemtile::device_stencil: more than 2^31 - 1 tiles");
   constexpr auto kernel = stencil_2d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
-  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  long long resident = 0;
+  const LaunchStatus ready = resident_blocks<kernel, Policy>(device, shared, stencil_who, &resident);
   if (!ready) return ready;
-  int per_multiprocessor = 0;
-  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
-  if (!ready) return ready;
-  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
   kernel<<<static_cast<unsigned>(tiles < resident ? tiles : resident), Policy::threads, static_cast<size_t>(shared),
            stream>>>(map, in, out, boundary, op, static_cast<int>(across), static_cast<int>(tiles));
   return LaunchStatus{};
@@ -166,14 +167,10 @@ LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& ma
   constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
   const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
   const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
-  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_who);
+  long long resident = 0;
+  const LaunchStatus ready = resident_blocks<kernel, Policy>(device, shared, stencil_who, &resident);
   if (!ready) return ready;
-  int per_multiprocessor = 0;
-  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
-  if (!ready) return ready;
-  const int chunk = stencil_chunk_planes(in.extent(0), across * down,
-                                         static_cast<long long>(per_multiprocessor) * device.multiprocessors,
-                                         Policy::planes, Radius);
+  const int chunk = stencil_chunk_planes(in.extent(0), across * down, resident, Policy::planes, Radius);
   return launch_3d_grid<kernel>(device, across, down, blocks(in.extent(0), chunk), Policy::threads, shared,
                                 stencil_who, stream, map, in, out, boundary, op, chunk);
 }

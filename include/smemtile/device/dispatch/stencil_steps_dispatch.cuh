@@ -105,12 +105,9 @@ LaunchStatus launch_steps_stream_kernel(const DeviceLimits& device, GlobalArray<
   constexpr auto kernel = stencil_steps_stream_kernel<Policy, Radius, Shape, Vector, T, Boundary, Op>;
   constexpr long long shared =
       steps_rewrite_outside<Boundary> ? steps_stream_edge_rows_bytes<Policy, Radius>(static_cast<int>(sizeof(T))) : 0;
-  LaunchStatus ready = raise_dynamic_shared<kernel>(device, shared, stencil_steps_who);
+  long long resident = 0;
+  const LaunchStatus ready = resident_blocks<kernel, Policy>(device, shared, stencil_steps_who, &resident);
   if (!ready) return ready;
-  int per_multiprocessor = 0;
-  ready = resident_blocks<kernel, Policy>(device, shared, &per_multiprocessor);
-  if (!ready) return ready;
-  const long long resident = static_cast<long long>(per_multiprocessor) * device.multiprocessors;
   const int side_split = stencil_steps_stream_side_split(steps_rewrite_outside<Boundary>);
   const StencilStepsStreamPlan plan = stencil_steps_stream_plan(
       in.extent(0), in.extent(1), stencil_steps_stream_width(Policy::columns, Policy::depth, Radius),
