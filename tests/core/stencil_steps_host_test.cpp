@@ -481,6 +481,11 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(F9::depth == 8);
   CHECK(F13::depth == 4);
   CHECK(D5::depth == 6);
+  // Rows ahead: one in stars (registers), boxes three on vector rows and one on element rows.
+  CHECK((F5::ahead == 1 && F5::scalar_ahead == 1 && F5::min_blocks == 4));
+  CHECK((F9::ahead == 3 && F9::scalar_ahead == 1 && F9::min_blocks == 3));
+  CHECK((D5::ahead == 1 && D5::scalar_ahead == 1 && D5::min_blocks == 4 && D5::columns == 2));
+  CHECK(smemtile::StencilStepsStreamPolicy<4, 4, 2>::scalar_ahead == 2);  // ScalarAhead defaults to Ahead
   CHECK(smemtile::stencil_steps_stream_width(4, 8, 1) == 112);
   CHECK(smemtile::stencil_steps_stream_width(4, 4, 2) == 112);
   CHECK(smemtile::stencil_steps_stream_width(4, 4, 1) == 120);
@@ -493,9 +498,9 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(smemtile::stencil_steps_stream_fills<F5, 1>(8192, 8192, 132));
   CHECK(smemtile::stencil_steps_stream_fills<D5, 1>(8191, 8193, 132));
   CHECK_FALSE(smemtile::stencil_steps_stream_fills<F5, 1>(1024, 1536, 132));
-  // Selected (aligned / odd rows): 5-point floats under fills and periodic, and clamp on aligned
-  // rows; radius-1 float boxes under fills and clamp; radius-2 float stars under fills, periodic on
-  // odd rows; 5-point doubles on odd rows under fills, periodic and clamp; never reflect.
+  // Selected (aligned / odd rows): 5-point floats and doubles under fills, periodic and clamp;
+  // radius-1 float boxes under fills and clamp; radius-2 float stars under fills, periodic on odd
+  // rows; never reflect.
   using smemtile::stencil_steps_stream_selected;
   using B = smemtile::StencilStepsStreamBoundary;
   constexpr auto star = StencilShape::star, box = StencilShape::box;
@@ -504,7 +509,7 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   };
   CHECK(both(4, 1, star, B::fill) == 3);
   CHECK(both(4, 1, star, B::periodic) == 3);
-  CHECK(both(4, 1, star, B::clamp) == 2);
+  CHECK(both(4, 1, star, B::clamp) == 3);
   CHECK(both(4, 1, star, B::reflect) == 0);
   CHECK(both(4, 1, box, B::fill) == 3);
   CHECK(both(4, 1, box, B::clamp) == 3);
@@ -513,9 +518,9 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(both(4, 2, star, B::fill) == 3);
   CHECK(both(4, 2, star, B::periodic) == 1);
   CHECK(both(4, 2, star, B::clamp) == 0);
-  CHECK(both(8, 1, star, B::fill) == 1);
-  CHECK(both(8, 1, star, B::periodic) == 1);
-  CHECK(both(8, 1, star, B::clamp) == 1);
+  CHECK(both(8, 1, star, B::fill) == 3);
+  CHECK(both(8, 1, star, B::periodic) == 3);
+  CHECK(both(8, 1, star, B::clamp) == 3);
   CHECK(both(8, 1, star, B::reflect) == 0);
   CHECK(both(8, 1, box, B::fill) == 0);
   CHECK(both(4, 3, star, B::fill) == 0);

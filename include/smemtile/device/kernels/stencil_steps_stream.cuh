@@ -7,10 +7,10 @@
 // Depth x R on each side are halo: each step loses R valid columns at each end of the strip, and a
 // strip keeps its 32 V - 2 Depth R middle columns. x neighbours past a lane's V values come from the
 // lanes beside by shuffles. A chunk of rows carries Depth x R rows of halo at each end too.
-// At iteration i the warp loads row i of the chunk (Ahead rows ahead, in a queue) and step s
-// computes its row i - s R from step s - 1's rows i - s R - R ... i - s R + R, all in registers; the
-// loop is unrolled by the rings' size 2R + 1, so every ring slot is a compile-time index and the
-// rings move no registers. Tasks at the array's sides run the loop's edge copy; the others run it
+// At iteration i the warp loads row i of the chunk (Ahead rows ahead, ScalarAhead where rows load
+// element by element, in a queue) and step s computes its row i - s R from step s - 1's rows
+// i - s R - R ... i - s R + R, all in registers; the loop is unrolled by the rings' size 2R + 1, so
+// every ring slot is a compile-time index and the rings move no registers. Tasks at the array's sides run the loop's edge copy; the others run it
 // only for the iterations that reach the array's top or bottom, and the rows between in a copy
 // holding no edge work (the compiler would otherwise predicate that work into every step).
 //
@@ -262,6 +262,11 @@ SMEMTILE_DEVICE void steps_stream_store_row(const GlobalArray<T, 2>& out, int r,
   }
 }
 
+// The rows a kernel loads ahead: the policy's Ahead where rows load as vectors, ScalarAhead where
+// they load element by element.
+template <class Policy, bool Vector>
+inline constexpr int steps_stream_ahead = Vector ? Policy::ahead : Policy::scalar_ahead;
+
 // A task's registers: the loaded rows' ring, the rows loading and the rings of steps 1 ... K - 1.
 template <class T, int V, int Radius, int Ahead, int Depth>
 struct StepsStreamRings {
@@ -293,7 +298,8 @@ template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX,
           class Op, class Rings>
 SMEMTILE_DEVICE void steps_stream_iteration(const StepsStreamTaskView<T, Boundary>& task, Rings& g, Op& op, int p,
                                             int i) {
-  constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R, W = 2 * R + 1;
+  constexpr int V = Policy::columns, A = steps_stream_ahead<Policy, Vector>, K = Policy::depth, R = Radius;
+  constexpr int KR = K * R, W = 2 * R + 1;
   constexpr bool rewrites = steps_rewrite_outside<Boundary>;
   const int ny = task.ny();
   if constexpr (A == 0) {
@@ -358,7 +364,7 @@ SMEMTILE_DEVICE void steps_stream_iterations(const StepsStreamTaskView<T, Bounda
 template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX, class T, class Boundary, class Op>
 SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const GlobalArray<T, 2>& out, int xs0, int y0,
                                        int y1, const Boundary& boundary, Op& op) {
-  constexpr int V = Policy::columns, A = Policy::ahead, K = Policy::depth, R = Radius, KR = K * R;
+  constexpr int V = Policy::columns, A = steps_stream_ahead<Policy, Vector>, K = Policy::depth, R = Radius, KR = K * R;
   const int lane = static_cast<int>(threadIdx.x % 32);
   const StepsStreamTaskView<T, Boundary> task{in, out, boundary, xs0 + lane * V, y0 - KR, y1 - y0 + 2 * KR,
                                               lane * V >= KR && lane * V < 32 * V - KR};  // whole lanes kept

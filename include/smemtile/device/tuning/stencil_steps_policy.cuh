@@ -372,13 +372,16 @@ inline constexpr bool stencil_sweep_selected =
 /// consecutive x per lane (a warp's strip is 32 x Columns columns, Depth x Radius of them halo on
 /// each side); Ahead rows loading ahead of the one in use; Rows the fewest output rows of a warp's
 /// task (stencil_steps_stream_plan balances tasks over the resident warps); Warps per block;
-/// MinBlocks blocks per multiprocessor asked of the register allocator.
-template <int Depth, int Columns, int Ahead, int Rows = 64, int Warps = 4, int MinBlocks = 4>
+/// MinBlocks blocks per multiprocessor asked of the register allocator; ScalarAhead the rows loading
+/// ahead in the kernel for rows that load element by element (rows off the lane's vector of
+/// Columns elements, at most 16 bytes): that kernel holds more registers per row in flight.
+template <int Depth, int Columns, int Ahead, int Rows = 64, int Warps = 4, int MinBlocks = 4, int ScalarAhead = Ahead>
 struct StencilStepsStreamPolicy {
   static constexpr int rank = 2;                ///< 2D only
   static constexpr int depth = Depth;           ///< steps one pass fuses at most
   static constexpr int columns = Columns;       ///< consecutive x per lane
-  static constexpr int ahead = Ahead;           ///< rows loading ahead
+  static constexpr int ahead = Ahead;           ///< rows loading ahead (vector loads)
+  static constexpr int scalar_ahead = ScalarAhead;  ///< rows loading ahead (element loads)
   static constexpr int rows = Rows;             ///< output rows per task, at least
   static constexpr int warps = Warps;           ///< warps per block
   static constexpr int threads = 32 * Warps;    ///< threads per block
@@ -387,6 +390,7 @@ struct StencilStepsStreamPolicy {
   static_assert(Columns == 1 || Columns == 2 || Columns == 4 || Columns == 8,
                 "StencilStepsStreamPolicy: Columns (x per lane) is 1, 2, 4 or 8");
   static_assert(Ahead >= 0 && Ahead <= 8, "StencilStepsStreamPolicy: Ahead is 0 to 8 rows");
+  static_assert(ScalarAhead >= 0 && ScalarAhead <= 8, "StencilStepsStreamPolicy: ScalarAhead is 0 to 8 rows");
   static_assert(Rows >= 1, "StencilStepsStreamPolicy: at least one row per task");
   static_assert(Warps >= 1 && Warps <= 32, "StencilStepsStreamPolicy: 1 to 32 warps per block");
   static_assert(MinBlocks >= 1, "StencilStepsStreamPolicy: MinBlocks is at least 1");
@@ -396,8 +400,8 @@ struct StencilStepsStreamPolicy {
 template <class P>
 struct IsStencilStepsStreamPolicy : std::false_type {};
 /// (specialization)
-template <int D, int C, int A, int R, int W, int M>
-struct IsStencilStepsStreamPolicy<StencilStepsStreamPolicy<D, C, A, R, W, M>> : std::true_type {};
+template <int D, int C, int A, int R, int W, int M, int S>
+struct IsStencilStepsStreamPolicy<StencilStepsStreamPolicy<D, C, A, R, W, M, S>> : std::true_type {};
 
 /// The columns a strip keeps: 32 x columns less the halo of depth x radius on each side.
 SMEMTILE_HOST_DEVICE constexpr int stencil_steps_stream_width(int columns, int depth, int radius) {
@@ -543,17 +547,14 @@ SMEMTILE_HOST_DEVICE constexpr StencilStepsStreamParts stencil_steps_stream_part
 enum class StencilStepsStreamBoundary { fill, periodic, clamp, reflect };
 
 /// The 2D stencils the selector streams (where the array fills the GPU, stencil_steps_stream_fills):
-/// those the stream ran faster than the standard regions on both an H100 and an H200 (docs/stencil-
-/// steps.md, 8192^2 and 8191 x 8193, 64 steps; aligned / odd rows, H100 and H200):
-/// - 5-point floats under fills and periodic (zero: H100 5.20 / 5.04 against 3.81 / 3.28, H200 4.06 /
-///   4.00 against 2.70 / 2.42), and under clamp on rows of 16 bytes (H100 4.73 against 3.67, H200
-///   3.79 against 2.70; on odd rows the H100's standard regions stay ahead, 3.26 against 3.13);
-/// - radius-1 float boxes under fills and clamp (clamp: H100 3.08 / 3.08 against 2.78 / 2.57, H200
-///   2.29 / 2.27 against 2.00 / 1.86); radius-2 float stars under fills (H100 2.72 / 2.77 against 2.49 /
-///   2.15, H200 2.29 / 2.20 against 1.84 / 1.54) and, on odd rows, periodic;
-/// - 5-point doubles on rows off 16 bytes under fills, periodic and clamp (clamp: H100 3.29 against
-///   2.47, H200 2.55 against 1.83; on 16-byte rows the H100's standard regions lead, 3.01 against 2.87).
-/// Reflect keeps the standard regions (H100 2.88 / 2.98 against 3.69 / 3.17).
+/// those the default stream ran faster than the standard regions on both an H100 and an H200
+/// (docs/stencil-steps.md, 8192^2 / 8191 x 8193, 64 steps, H100 stream against regions):
+/// - 5-point floats under fills, periodic and clamp (clamp 4.91 / 4.94 against 3.72 / 3.27);
+/// - radius-1 float boxes under fills and clamp (clamp 3.16 / 3.33 against 2.79 / 2.60);
+/// - radius-2 float stars under fills (2.78 / 2.71 against 2.51 / 2.09) and periodic on rows off
+///   16 bytes (2.55 against 2.09; on 16-byte rows 2.58 against 2.56);
+/// - 5-point doubles under fills, periodic and clamp (clamp 3.52 / 3.85 against 3.05 / 2.47).
+/// Reflect keeps the standard regions (5-point floats, 3.38 / 3.37 at best against 3.66 / 3.22).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes, int radius, StencilShape shape,
                                                                   StencilStepsStreamBoundary boundary,
                                                                   bool rows_16_aligned) {
@@ -562,24 +563,29 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes
   const bool float5 = elem_bytes == 4 && radius == 1 && star, double5 = elem_bytes == 8 && radius == 1 && star;
   const bool float9 = elem_bytes == 4 && radius == 1 && !star, float_r2 = elem_bytes == 4 && radius == 2 && star;
   switch (boundary) {
-    case B::fill: return float5 || float9 || float_r2 || (double5 && !rows_16_aligned);
-    case B::periodic: return float5 || (!rows_16_aligned && (float_r2 || double5));
-    case B::clamp: return (float5 && rows_16_aligned) || float9 || (double5 && !rows_16_aligned);
+    case B::fill: return float5 || float9 || float_r2 || double5;
+    case B::periodic: return float5 || double5 || (float_r2 && !rows_16_aligned);
+    case B::clamp: return float5 || float9 || double5;
     default: return false;
   }
 }
 
-/// The default stream policy of a stencil (stencil_steps_stream_selected says which take it): float
-/// 5-point stars 8 steps on 4 columns per lane (raced against 8 columns and 3 blocks per SM); boxes
-/// 8 steps (H100 3.11, H200 2.26 against 2.54 and 2.17 at 4 steps; not selected); doubles 6 steps
-/// on 2 columns (odd rows: H100 3.15 against 2.76 at 4 steps on 4 columns).
+/// The default stream policy of a stencil (stencil_steps_stream_selected says which take it), from
+/// races at 8192^2 / 8191 x 8193, 64 steps (docs/stencil-steps.md):
+/// - float stars 8 / R steps on 4 columns per lane, one row ahead (5-point clamp, H100 4.91 / 4.94
+///   against 4.83 / 3.20 with three, H200 3.84 / 3.85 against 3.78 / 2.55);
+/// - boxes 8 steps at 3 blocks per SM, three rows ahead on vector rows and one on element rows
+///   (zero, H100 3.49 / 3.70 against 3.33 / 2.95 the other way round; H200 2.49 / 2.73 against
+///   2.40 / 2.14);
+/// - doubles 6 steps on 2 columns, one row ahead at 4 blocks per SM (clamp, H100 3.52 / 3.85
+///   against 2.90 / 3.29 with three rows at 3 blocks).
 template <int ElemBytes, int Radius, StencilShape Shape>
 struct DefaultStencilStepsStreamPolicy {
   /// steps per pass: doubles 6, floats 8 / R
   static constexpr int depth = ElemBytes == 8 ? 6 : (8 / Radius >= 2 ? 8 / Radius : 2);
+  static constexpr bool box = Shape == StencilShape::box;  ///< boxes: 3 rows of shuffles per step
   /// the policy
-  using type = StencilStepsStreamPolicy<depth, ElemBytes == 8 ? 2 : 4, 3, 64, 4,
-                                        ElemBytes == 8 || Shape == StencilShape::box ? 3 : 4>;
+  using type = StencilStepsStreamPolicy<depth, ElemBytes == 8 ? 2 : 4, box ? 3 : 1, 64, 4, box ? 3 : 4, 1>;
 };
 
 /// Whether the default stream takes an ny x nx array on a GPU of `multiprocessors`: it fits
