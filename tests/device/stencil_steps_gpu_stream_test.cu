@@ -116,4 +116,5 @@ TEST_CASE("device_stencil_steps 2D stream, the selector's choice on arrays that 
   check_selected<1, star, kConstant, double>(big(3000, 6000), false, true, 13, rng);
   check_selected<1, star, kClamp, double>(big(3000, 6000), false, true, 7, rng);
   check_selected<1, star, kClamp, double>(big(3000, 6000), true, true, 12, rng);
+  check_selected<1, star, kReflect, double>(big(3000, 6000 + uniform(rng, 0, 20)), false, true, 14, rng);
 }

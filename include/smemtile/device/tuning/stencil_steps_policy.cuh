@@ -553,8 +553,9 @@ enum class StencilStepsStreamBoundary { fill, periodic, clamp, reflect };
 /// - radius-1 float boxes under fills and clamp (clamp 3.16 / 3.33 against 2.79 / 2.60);
 /// - radius-2 float stars under fills (2.78 / 2.71 against 2.51 / 2.09) and periodic on rows off
 ///   16 bytes (2.55 against 2.09; on 16-byte rows 2.58 against 2.56);
-/// - 5-point doubles under fills, periodic and clamp (clamp 3.52 / 3.85 against 3.05 / 2.47).
-/// Reflect keeps the standard regions (5-point floats, 3.38 / 3.37 at best against 3.66 / 3.22).
+/// - 5-point doubles under every policy (clamp 3.52 / 3.85 against 3.05 / 2.47, reflect 3.62 / 3.85
+///   against 3.12 / 2.47; H200 reflect 2.66 / 3.08 against 2.19 / 1.82).
+/// Float reflect keeps the standard regions (5-point, 3.38 / 3.37 at best against 3.66 / 3.22).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes, int radius, StencilShape shape,
                                                                   StencilStepsStreamBoundary boundary,
                                                                   bool rows_16_aligned) {
@@ -566,6 +567,7 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes
     case B::fill: return float5 || float9 || float_r2 || double5;
     case B::periodic: return float5 || double5 || (float_r2 && !rows_16_aligned);
     case B::clamp: return float5 || float9 || double5;
+    case B::reflect: return double5;
     default: return false;
   }
 }
