@@ -10,9 +10,10 @@
 // At iteration i the warp loads row i of the chunk (Ahead rows ahead, ScalarAhead where rows load
 // element by element, in a queue) and step s computes its row i - s R from step s - 1's rows
 // i - s R - R ... i - s R + R, all in registers; the loop is unrolled by the rings' size 2R + 1, so
-// every ring slot is a compile-time index and the rings move no registers. Tasks at the array's sides run the loop's edge copy; the others run it
-// only for the iterations that reach the array's top or bottom, and the rows between in a copy
-// holding no edge work (the compiler would otherwise predicate that work into every step).
+// every ring slot is a compile-time index and the rings move no registers. Tasks at the array's
+// sides run the loop's edge copy; the others run it only for the iterations that reach the array's
+// top or bottom, and the rows between in a copy holding no edge work (the compiler would otherwise
+// predicate that work into every step).
 //
 // Points outside the array (edge copies only) hold, at every step, what single steps' boundary
 // gives there: periodic computes them like any other (they load the rows and columns they wrap
@@ -364,22 +365,23 @@ SMEMTILE_DEVICE void steps_stream_iterations(const StepsStreamTaskView<T, Bounda
 template <class Policy, int Radius, StencilShape Shape, bool Vector, bool EdgeX, class T, class Boundary, class Op>
 SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const GlobalArray<T, 2>& out, int xs0, int y0,
                                        int y1, const Boundary& boundary, Op& op) {
-  constexpr int V = Policy::columns, A = steps_stream_ahead<Policy, Vector>, K = Policy::depth, R = Radius, KR = K * R;
+  constexpr int V = Policy::columns, A = steps_stream_ahead<Policy, Vector>, K = Policy::depth, R = Radius;
+  constexpr int KR = K * R, W = 2 * R + 1;
   const int lane = static_cast<int>(threadIdx.x % 32);
   const StepsStreamTaskView<T, Boundary> task{in, out, boundary, xs0 + lane * V, y0 - KR, y1 - y0 + 2 * KR,
                                               lane * V >= KR && lane * V < 32 * V - KR};  // whole lanes kept
   StepsStreamRings<T, V, R, A, K> g;
 #pragma unroll
-  for (int k = 0; k < (2 * R + 1) * V; ++k) g.l0[k / V][k % V] = T{};
+  for (int k = 0; k < W * V; ++k) g.l0[k / V][k % V] = T{};
 #pragma unroll
-  for (int k = 0; k < (K - 1) * (2 * R + 1) * V; ++k) g.lv[k / ((2 * R + 1) * V)][k / V % (2 * R + 1)][k % V] = T{};
+  for (int k = 0; k < (K - 1) * W * V; ++k) g.lv[k / (W * V)][k / V % W][k % V] = T{};
 #pragma unroll
   for (int a = 0; a < A; ++a)
     if (a < task.loads) steps_stream_load_row<V, Vector, EdgeX, true>(in, task.top + a, task.x, boundary, g.ahead[a]);
   if constexpr (EdgeX) {
     steps_stream_iterations<Policy, Radius, Shape, Vector, true, true>(task, g, op, 0, task.loads);
   } else {
-    const StencilStepsStreamParts parts = stencil_steps_stream_parts(y0, y1, task.ny(), K, R, A, 2 * R + 1);
+    const StencilStepsStreamParts parts = stencil_steps_stream_parts(y0, y1, task.ny(), K, R, A, W);
     steps_stream_iterations<Policy, Radius, Shape, Vector, false, true>(task, g, op, 0, parts.head);
     steps_stream_iterations<Policy, Radius, Shape, Vector, false, false>(task, g, op, parts.head, parts.tail);
     steps_stream_iterations<Policy, Radius, Shape, Vector, false, true>(task, g, op, parts.tail, task.loads);
