@@ -108,10 +108,19 @@ template __global__ void stencil_stream_kernel<Stream2D<8, StencilShape::star>, 
 // global stores on rows on 16 bytes, x neighbours by shuffles; under clamp the edge rows in shared
 // memory (LDS / STS, not generic) and the side columns by indexed shuffles. Not asserted: no local
 // memory (at the 128-register cap ptxas spills registers: 56 bytes stored under zero, 240 under clamp).
+// The box default's kernel for rows off 16 bytes (its ScalarAhead queue) under clamp: element
+// loads and global stores (LDG.E: not the read-only path), the edge rows by LDS / STS.
 struct StepsStreamHeat5Z : Laplace5 {};
 struct StepsStreamHeat5C : Laplace5 {};
+struct StepsStreamBlur9C : Blur9 {};
 namespace smemtile::detail {
 using StepsStream = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::star>::type;
+using StepsStreamBox = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::box>::type;
+static_assert(StepsStreamBox::scalar_ahead != StepsStreamBox::ahead, "the element-row kernel's own queue");
+template __global__ void stencil_steps_stream_kernel<StepsStreamBox, 1, StencilShape::box, false, float, boundary::Clamp,
+                                                     StepsStreamBlur9C>(GlobalArray<const float, 2>,
+                                                                        GlobalArray<float, 2>, boundary::Clamp,
+                                                                        StepsStreamBlur9C, StencilStepsStreamPlan);
 template __global__ void stencil_steps_stream_kernel<StepsStream, 1, StencilShape::star, true, float, boundary::Zero,
                                                      StepsStreamHeat5Z>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
                                                                         boundary::Zero, StepsStreamHeat5Z,
