@@ -47,6 +47,9 @@ template <int D, int Y, int X, int Chunk, int Threads>
 using RegisterSweep =
     smemtile::StencilSweepPolicy<D, Y, X, Chunk, Threads, 1, smemtile::StencilSweepCompute::registers>;
 
+template <int D, int Y, int X, int Chunk, int Threads>
+using VectorSweep = smemtile::StencilSweepPolicy<D, Y, X, Chunk, Threads, 1, smemtile::StencilSweepCompute::vectors>;
+
 }  // namespace
 
 TEST_CASE("device_stencil_steps 1D") {
@@ -126,6 +129,27 @@ TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registe
     const Geometry g = random_geometry(rng, 3, i, 12, 48, 1, false, 16);
     check_steps_with<3, 1, star, kClamp, __half, RegisterSweep<2, 16, 64, 8, 256>>(g, random_steps(rng, i, 2),
                                                                                  HalfHeat3{}, rng);
+  }
+}
+
+TEST_CASE("device_stencil_steps 3D vector sweeps (StencilSweepCompute::vectors)") {
+  // Every policy kind, radii 1-2 (at most 16 bytes' worth), rows of 8 and 16 lanes, runs of 1 to 4
+  // rows, floats, doubles and integers; random shapes, pitches and steps, then layouts wide enough
+  // for blocks inside the array (16-byte rows: whole-row stores; a third aligned).
+  check_random_steps<3, 1, star, kClamp, float, VectorSweep<3, 64, 32, 8, 256>>(10, 3, 58, 24, 121);
+  check_random_steps<3, 1, star, kReflect, float, VectorSweep<3, 32, 64, 8, 256>>(10, 3, 26, 56, 122);
+  check_random_steps<3, 1, star, kZero, float, VectorSweep<3, 32, 64, 6, 256>>(8, 3, 26, 56, 123);
+  check_random_steps<3, 1, star, kConstant, float, VectorSweep<4, 32, 64, 8, 128>>(8, 4, 24, 56, 124);
+  check_random_steps<3, 2, star, kPeriodic, int, VectorSweep<2, 32, 64, 5, 512>>(6, 2, 24, 48, 125);
+  check_random_steps<3, 2, star, kClamp, float, VectorSweep<2, 32, 64, 8, 256>>(6, 2, 24, 48, 126);
+  check_random_steps<3, 1, star, kClamp, double, VectorSweep<3, 32, 32, 8, 256>>(8, 3, 26, 24, 127);
+  check_random_steps<3, 2, star, kReflect, double, VectorSweep<2, 16, 64, 4, 256>>(6, 2, 8, 56, 128);
+  std::mt19937 rng(129);
+  for (int i = 0; i < 6; ++i) {
+    const Geometry g = with_layout(rng, 3, 9 + i, 70 + 7 * i, 130 + 11 * i);
+    check_steps<3, 1, star, kClamp, float, VectorSweep<3, 64, 32, 8, 256>>(g, 2 + i % 3, rng);
+    check_steps<3, 1, star, kReflect, double, VectorSweep<3, 32, 32, 8, 256>>(g, 3 + i % 2, rng);
+    check_steps<3, 1, star, kZero, float, VectorSweep<3, 32, 64, 8, 256>>(g, 3, rng);
   }
 }
 

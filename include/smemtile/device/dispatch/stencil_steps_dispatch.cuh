@@ -15,6 +15,7 @@
 #include "../kernels/stencil_steps_stream.cuh"  // stencil_steps_stream_kernel
 #include "../kernels/stencil_sweep.cuh"      // StencilSweepPolicy, stencil_sweep_kernel
 #include "../kernels/stencil_sweep_registers.cuh"  // stencil_sweep_registers_kernel
+#include "../kernels/stencil_sweep_vectors.cuh"    // stencil_sweep_vectors_kernel
 #include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
 #include "stencil_dispatch.cuh"              // dispatch_stencil (single steps), resident_blocks
@@ -85,10 +86,15 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
   const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
   const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
   const long long chunks = tiles(in.extent(0), Policy::chunk);
-  if constexpr (Policy::compute == StencilSweepCompute::registers) {
+  if constexpr (Policy::compute != StencilSweepCompute::planes) {
     static_assert(Shape == StencilShape::star,
-                  "smemtile::device_stencil_steps: StencilSweepCompute::registers sweeps star stencils only (a box "
-                  "reads other columns along z); use StencilSweepCompute::planes");
+                  "smemtile::device_stencil_steps: StencilSweepCompute::registers and ::vectors sweep star stencils only "
+                  "(a box reads other columns along z); use StencilSweepCompute::planes");
+  }
+  if constexpr (Policy::compute == StencilSweepCompute::vectors) {
+    return launch_3d_grid<stencil_sweep_vectors_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+  } else if constexpr (Policy::compute == StencilSweepCompute::registers) {
     return launch_3d_grid<stencil_sweep_registers_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
         device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
   } else {

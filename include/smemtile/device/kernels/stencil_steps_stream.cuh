@@ -104,14 +104,45 @@ template <> struct StepsStreamBits<2> { using type = unsigned short; };
 template <> struct StepsStreamBits<4> { using type = unsigned; };
 template <> struct StepsStreamBits<8> { using type = unsigned long long; };
 
+// For clamp and reflect: the R columns each side of the array nearest it given the values of the
+// columns they map to, in lanes of the same row: Width lanes hold a row's Width x V columns from xs0
+// (every lane of the warp takes part in the shuffles; xs0 and nx the same across each row's lanes).
+template <int V, int Radius, int Width, class T, class Boundary>
+SMEMTILE_DEVICE void steps_map_edge_columns(int xs0, int nx, T (&res)[V]) {
+  static_assert(Width >= 1 && Width <= 32 && 32 % Width == 0, "steps_map_edge_columns: rows of 1, 2, 4 ... 32 lanes");
+  const int lane = static_cast<int>(threadIdx.x % Width), first = static_cast<int>(threadIdx.x % 32) - lane;
+  using Bits = typename StepsStreamBits<sizeof(T)>::type;
+  Bits bits[V];
+#pragma unroll
+  for (int v = 0; v < V; ++v) __builtin_memcpy(&bits[v], &res[v], sizeof(T));
+#pragma unroll
+  for (int f = 0; f < 2 * Radius; ++f) {  // columns -R ... -1, then nx ... nx + R - 1
+    const int x = f < Radius ? f - Radius : nx + f - Radius;
+    const int src = boundary_source_index<Boundary>(x, nx) - xs0, dst = x - xs0;
+    const bool active = dst >= 0 && dst < Width * V && src >= 0 && src < Width * V;  // the same for the whole row
+    // Masks, not selects by index: those the compiler turns into a local array indexed at run time.
+    Bits pick = 0;
+#pragma unroll
+    for (int v = 0; v < V; ++v) pick |= bits[v] & (v == src % V ? ~Bits{0} : Bits{0});
+    const Bits got = shuffle_from(0xffffffffu, pick, first + (active ? src / V : 0));
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      const Bits mask = active && lane == dst / V && v == dst % V ? ~Bits{0} : Bits{0};
+      bits[v] = (bits[v] & ~mask) | (got & mask);
+    }
+  }
+#pragma unroll
+  for (int v = 0; v < V; ++v) __builtin_memcpy(&res[v], &bits[v], sizeof(T));
+}
+
 // One step's row r (of the array) of this lane's values, outside the array made what single steps
 // read there: the fill (rows and, in strips at the array's sides, columns), or (clamp, reflect; strips
 // at the sides) for the R columns each side nearest the array, the value of the column it maps to (in
 // another lane; every lane of the warp takes part in the shuffles).
 template <int V, int Radius, bool EdgeX, class T, class Boundary>
 SMEMTILE_DEVICE void steps_stream_fix_outside(int xs0, int nx, int r, int ny, const Boundary& boundary, T (&res)[V]) {
-  const int lane = static_cast<int>(threadIdx.x % 32);
   if constexpr (!Boundary::maps_index) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
     const T fill = boundary.template value<T>();
     const bool row_outside = r < 0 || r >= ny;
 #pragma unroll
@@ -120,30 +151,8 @@ SMEMTILE_DEVICE void steps_stream_fix_outside(int xs0, int nx, int r, int ny, co
       res[v] = row_outside || (EdgeX && (x < 0 || x >= nx)) ? fill : res[v];
     }
   } else if constexpr (steps_rewrite_outside<Boundary>) {
-    if constexpr (EdgeX) {  // (rows: steps_stream_save_edge_rows)
-      using Bits = typename StepsStreamBits<sizeof(T)>::type;
-      Bits bits[V];
-#pragma unroll
-      for (int v = 0; v < V; ++v) __builtin_memcpy(&bits[v], &res[v], sizeof(T));
-#pragma unroll
-      for (int f = 0; f < 2 * Radius; ++f) {  // columns -R ... -1, then nx ... nx + R - 1
-        const int x = f < Radius ? f - Radius : nx + f - Radius;
-        const int src = boundary_source_index<Boundary>(x, nx) - xs0, dst = x - xs0;
-        const bool active = dst >= 0 && dst < 32 * V && src >= 0 && src < 32 * V;  // the same for the whole warp
-        // Masks, not selects by index: those the compiler turns into a local array indexed at run time.
-        Bits pick = 0;
-#pragma unroll
-        for (int v = 0; v < V; ++v) pick |= bits[v] & (v == src % V ? ~Bits{0} : Bits{0});
-        const Bits got = shuffle_from(0xffffffffu, pick, active ? src / V : 0);
-#pragma unroll
-        for (int v = 0; v < V; ++v) {
-          const Bits mask = active && lane == dst / V && v == dst % V ? ~Bits{0} : Bits{0};
-          bits[v] = (bits[v] & ~mask) | (got & mask);
-        }
-      }
-#pragma unroll
-      for (int v = 0; v < V; ++v) __builtin_memcpy(&res[v], &bits[v], sizeof(T));
-    }
+    // (rows: steps_stream_save_edge_rows)
+    if constexpr (EdgeX) steps_map_edge_columns<V, Radius, 32, T, Boundary>(xs0, nx, res);
   }
 }
 

@@ -176,8 +176,10 @@ struct DefaultStencilStepsPolicy {
 /// How a 3D sweep (StencilSweepPolicy) keeps the planes of each fused step.
 enum class StencilSweepCompute {
   planes,    ///< a ring of 2R + 2 planes per step in shared memory; every neighbour read from it (any shape)
-  registers  ///< star stencils: each thread keeps its points' values along z in registers, per step,
-             ///< so shared memory holds only the plane whose x and y neighbours the next step reads
+  registers,  ///< star stencils: each thread keeps its points' values along z in registers, per step,
+              ///< so shared memory holds only the plane whose x and y neighbours the next step reads
+  vectors     ///< as registers, each thread holding 16 bytes of consecutive x per row (4- and 8-byte
+              ///< elements): x neighbours by shuffles, shared memory moved 16 bytes at a time
 };
 
 /// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
@@ -226,7 +228,7 @@ inline constexpr int stencil_sweep_prefetch = 3;
 /// written and the R before it that the next level reads.
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr int stencil_sweep_planes(int radius) {
-  if (Policy::compute == StencilSweepCompute::registers)
+  if (Policy::compute != StencilSweepCompute::planes)
     return stencil_sweep_prefetch + radius + 1 + (Policy::depth - 1) * (radius + 1);
   return Policy::depth * (2 * radius + 2) + 1;
 }
@@ -243,7 +245,7 @@ template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_shared_bytes(int elem_bytes, int radius) {
   const long long planes = static_cast<long long>(stencil_sweep_planes<Policy>(radius)) *
                            stencil_sweep_plane_stride<Policy>(radius) * elem_bytes;
-  if (Policy::compute == StencilSweepCompute::registers)
+  if (Policy::compute != StencilSweepCompute::planes)
     return planes + 384 + 4LL * (Policy::region_y + Policy::region_x);
   return planes + 128;
 }
