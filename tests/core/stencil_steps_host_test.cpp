@@ -160,6 +160,31 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   CHECK(sweeps(DD{}, 8, 512, h200, true));
 }
 
+TEST_CASE("stencil sweep: 7-point floats under clamp take the vector sweep, the others keep theirs") {
+  using smemtile::StencilSweepCompute;
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
+  // 512^3 and 503 x 517 x 499 floats, 64 steps (docs/stencil-steps.md, "Vector sweeps"): faster under
+  // clamp on both GPUs, not under reflect, nor for doubles.
+  STATIC_REQUIRE(DF::clamp_type::compute == StencilSweepCompute::vectors);
+  STATIC_REQUIRE(DF::clamp_unaligned_type::compute == StencilSweepCompute::vectors);
+  STATIC_REQUIRE(DF::clamp_type::region_y == 64 && DF::clamp_type::region_x == 32);
+  STATIC_REQUIRE(DF::clamp_unaligned_type::region_y == 32 && DF::clamp_unaligned_type::region_x == 64);
+  STATIC_REQUIRE(DF::type::compute == StencilSweepCompute::registers);
+  STATIC_REQUIRE(std::is_same<DD::clamp_type, DD::type>::value);
+  STATIC_REQUIRE(std::is_same<DD::clamp_unaligned_type, DD::unaligned_type>::value);
+  using Radius2 = smemtile::DefaultStencilSweepPolicy<4, 2, StencilShape::star>;
+  STATIC_REQUIRE(std::is_same<Radius2::clamp_type, Radius2::type>::value);
+  // Same regions as the register default on 16-byte rows (1584 blocks, six waves of 264 at 512^3);
+  // rows off 16 bytes fill two blocks per multiprocessor where the register policy fills one.
+  CHECK(smemtile::stencil_sweep_blocks<DF::clamp_type>(4, 1, 512, 512, 512) ==
+        smemtile::stencil_sweep_blocks<DF::type>(4, 1, 512, 512, 512));
+  CHECK(smemtile::stencil_sweep_blocks<DF::clamp_unaligned_type>(4, 1, 503, 517, 499) == 1440);
+  CHECK(smemtile::stencil_sweep_fills<DF::clamp_unaligned_type>(4, 1, 503, 517, 499, 132,
+                                                                DF::gain_over_unaligned_single_rewrites));
+  CHECK(smemtile::stencil_sweep_shared_bytes<DF::clamp_unaligned_type>(4, 1) <= 99 * 1024);
+}
+
 TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps cannot load by TMA)") {
   using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
   using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;

@@ -155,14 +155,18 @@ TEST_CASE("device_stencil_steps 3D vector sweeps (StencilSweepCompute::vectors)"
 
 TEST_CASE("device_stencil_steps 3D through the selector on volumes that fill the GPU") {
   // Full waves on 132 multiprocessors, where the selector sweeps on an H100 and an H200: 127 x 345 x
-  // 611 floats with rows off 16 bytes (its unaligned policy, 132 blocks of 512 threads; clamp), then
-  // 250 x 340 x 260 with 16-byte rows (its aligned policy, 264 blocks of 256; zero), then 128 x 312 x
-  // 264 doubles (264 blocks of 256; clamp).
+  // 611 floats with rows off 16 bytes (clamp, 4 steps: its unaligned policy, 132 blocks of 512
+  // threads, as the vector sweep's 308 blocks of 256 would leave too much of a second wave idle; 6
+  // steps: the vector sweep), then 250 x 340 x 260 with 16-byte rows (its aligned policy, 264 blocks
+  // of 256; zero; clamp: the vector sweep's where a sweep is expected to gain), then 128 x 312 x 264
+  // doubles (264 blocks of 256; clamp).
   std::mt19937 rng(111);
   Geometry g{3, 127, 345, 611, 611, 611LL * 345, 613, 613LL * 346, 1, 3, 64};
   check_steps<3, 1, star, kClamp, float>(g, 4, rng);
+  check_steps<3, 1, star, kClamp, float>(g, 6, rng);
   g = Geometry{3, 250, 340, 260, 264, 264LL * 340, 264, 264LL * 341, 0, 8, 64};
   check_steps<3, 1, star, kZero, float>(g, 5, rng);
+  check_steps<3, 1, star, kClamp, float>(g, 5, rng);
   g = Geometry{3, 128, 312, 264, 264, 264LL * 312, 266, 266LL * 313, 0, 4, 64};
   check_steps<3, 1, star, kClamp, double>(g, 4, rng);
 }

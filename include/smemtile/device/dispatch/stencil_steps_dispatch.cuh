@@ -206,7 +206,8 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 
 // The default 3D sweep where the selector chooses one and it is expected to beat single steps
 // (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
-// type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits; the gain
+// type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits (under
+// clamp first clamp_type, clamp_unaligned_type, where their blocks fill the GPU); the gain
 // over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
 // cannot, times the share of it that `steps` keep in passes of the policy's depth. `launched` tells
 // whether it ran.
@@ -217,6 +218,9 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
   using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
   using Sweep = typename Default::type;
   using Unaligned = typename Default::unaligned_type;
+  constexpr bool clamp = std::is_same<Boundary, boundary::Clamp>::value;
+  using ClampSweep = std::conditional_t<clamp, typename Default::clamp_type, Sweep>;
+  using ClampUnaligned = std::conditional_t<clamp, typename Default::clamp_unaligned_type, Unaligned>;
   const auto a = buffers.current(), b = buffers.alternate();  // single steps read both in turn
   const auto rows_16 = [&](const GlobalArray<T, 3>& x) {
     return stencil_rows_16_aligned(reinterpret_cast<unsigned long long>(x.data_handle()),
@@ -233,17 +237,24 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
     return stencil_sweep_fills<Policy>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors,
                                        gain * stencil_sweep_passes_share(steps, Policy::depth), rewrites);
   };
+  const auto fits = [&](auto policy) {
+    return device.shared_per_block_optin >= stencil_sweep_shared_bytes<decltype(policy)>(bytes, Radius);
+  };
+  const auto run = [&](auto policy) {
+    *launched = true;
+    return run_stencil_passes<decltype(policy), Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  };
   *launched = false;
-  if constexpr (!std::is_same<Unaligned, Sweep>::value) {
-    if (!aligned && device.shared_per_block_optin >= stencil_sweep_shared_bytes<Unaligned>(bytes, Radius)) {
-      if (!fills(Unaligned{})) return LaunchStatus{};
-      *launched = true;
-      return run_stencil_passes<Unaligned, Radius, Shape>(device, buffers, steps, boundary, op, stream);
-    }
+  if constexpr (!std::is_same<ClampUnaligned, Unaligned>::value) {  // (where its blocks fill the GPU)
+    if (!aligned && fits(ClampUnaligned{}) && fills(ClampUnaligned{})) return run(ClampUnaligned{});
   }
-  if (!fills(Sweep{})) return LaunchStatus{};
-  *launched = true;
-  return run_stencil_passes<Sweep, Radius, Shape>(device, buffers, steps, boundary, op, stream);
+  if constexpr (!std::is_same<Unaligned, Sweep>::value) {
+    if (!aligned && fits(Unaligned{})) return fills(Unaligned{}) ? run(Unaligned{}) : LaunchStatus{};
+  }
+  if constexpr (!std::is_same<ClampSweep, Sweep>::value) {
+    if (fits(ClampSweep{}) && fills(ClampSweep{})) return run(ClampSweep{});
+  }
+  return fills(Sweep{}) ? run(Sweep{}) : LaunchStatus{};
 }
 
 // The selector's kind of a boundary policy.
