@@ -19,6 +19,8 @@
 #                                                         # sanitizers), then NVBench and the
 #                                                         # benchmark kernels' ncu
 #   SMEMTILE_GPU_BUILD=<dir>  the build folder (default build-gpu/, the preset's)
+#   SMEMTILE_BUILD_ONLY=1     configure and build, nothing else (a cold build of everything takes most
+#                             of a 600 s call on 16 cores: build in one call, test in the next)
 #
 # One device call runs at most 600 s: on a cold machine the build, tests and examples take about
 # 5 minutes and the benchmarks 4 more, so run them as two calls (SMEMTILE_SKIP_BENCH=1, then
@@ -42,6 +44,13 @@ build=${SMEMTILE_GPU_BUILD:-$root/build-gpu}
 jobs=$(nproc)
 summary=()
 note() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+# A device call that reaches its time limit (e.g. `timeout 570 bash scripts/gpu_suite.sh`) still
+# brings back what gpu-out holds: the long steps run in the background so that TERM is handled
+# at once, and the handler packs gpu-out and prints the tail of the step it stopped.
+pack() { [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-out.tgz" -C "$root" gpu-out; }
+trap 'echo "== stopped by a signal: gpu-out packed as it was"; tail -n 25 "$out"/ctest.log "$out"/build.log 2>/dev/null;
+      pack; exit 124' TERM INT
+in_background() { "$@" & wait $!; }
 
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
@@ -63,16 +72,20 @@ fi
 
 echo "== configure and build ($jobs jobs)"
 if cmake --preset "$preset" -B "$build" "${catch_args[@]}" >"$out/configure.log" 2>&1 &&
-   cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1; then
+   in_background cmake --build "$build" -j "$jobs" >"$out/build.log" 2>&1; then
   note "build" "ok"
 else
   tail -n 40 "$out/configure.log" "$out/build.log"; note "build" "FAILED (see build.log)"
   printf '%s\n' "${summary[@]}"; exit 1
 fi
 
+if [ -n "${SMEMTILE_BUILD_ONLY:-}" ]; then  # a cold build can take a whole device call: test in the next
+  echo "== built (SMEMTILE_BUILD_ONLY): run again on the warm machine, whose $build is kept"; exit 0
+fi
+
 if [ -z "${SMEMTILE_ONLY_SANITIZERS:-}" ]; then
 echo "== ctest"
-ctest --preset gpu --test-dir "$build" "$@" >"$out/ctest.log" 2>&1
+in_background ctest --preset gpu --test-dir "$build" "$@" >"$out/ctest.log" 2>&1
 ctest_rc=$?
 grep -E "tests passed|tests failed|Skipped|\*\*\*Failed|Not Run" "$out/ctest.log" | tail -n 30
 total=$(grep -cE "^ *[0-9]+/[0-9]+ Test +#" "$out/ctest.log")
