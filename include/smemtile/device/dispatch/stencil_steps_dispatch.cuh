@@ -207,7 +207,7 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 // The default 3D sweep where the selector chooses one and it is expected to beat single steps
 // (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
 // type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits (under
-// clamp first clamp_type, clamp_unaligned_type, where their blocks fill the GPU); the gain
+// clamp first clamp_type, or clamp_unaligned_type, where its blocks fill the GPU); the gain
 // over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
 // cannot, times the share of it that `steps` keep in passes of the policy's depth. `launched` tells
 // whether it ran.
@@ -252,7 +252,7 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
     if (!aligned && fits(Unaligned{})) return fills(Unaligned{}) ? run(Unaligned{}) : LaunchStatus{};
   }
   if constexpr (!std::is_same<ClampSweep, Sweep>::value) {
-    if (fits(ClampSweep{}) && fills(ClampSweep{})) return run(ClampSweep{});
+    if (aligned && fits(ClampSweep{}) && fills(ClampSweep{})) return run(ClampSweep{});
   }
   return fills(Sweep{}) ? run(Sweep{}) : LaunchStatus{};
 }

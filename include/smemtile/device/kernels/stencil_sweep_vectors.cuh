@@ -125,8 +125,11 @@ SMEMTILE_DEVICE void sweep_vector_sides(const T* centre, T (&sides)[Run][2 * Rad
   for (int j = 0; j < Run; ++j)
 #pragma unroll
     for (int d = 1; d <= Radius; ++d) {
-      sides[j][Radius - d] = __shfl_up_sync(0xffffffffu, centre[j * V + V - d], 1, Width);
-      sides[j][Radius + d - 1] = __shfl_down_sync(0xffffffffu, centre[j * V + d - 1], 1, Width);
+      // (as words: T may be any trivially copyable type of 4 or 8 bytes)
+      sides[j][Radius - d] =
+          shuffle_as_word(centre[j * V + V - d], [](auto w) { return __shfl_up_sync(0xffffffffu, w, 1, Width); });
+      sides[j][Radius + d - 1] =
+          shuffle_as_word(centre[j * V + d - 1], [](auto w) { return __shfl_down_sync(0xffffffffu, w, 1, Width); });
     }
 }
 
@@ -298,7 +301,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     return p >= (periodic || low > 0 ? low : 0) && p <= (periodic || high < nz - 1 ? high : nz - 1);
   };
   int* const tables = reinterpret_cast<int*>(ring.base - Radius * X + Rings::planes * Rings::stride);
-  const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, StepsTile{y0, 0, x0, ny, 1, nx}, tables);
+  const StepsTile tile{y0, 0, x0, ny, 1, nx};  // the plane's region
+  const auto loader = sweep_plane_loader<Policy, Radius, T, Boundary>(in, tile, tables);
   const SweepVectorPlace place =
       sweep_vector_place<Boundary, V, Run>(loader.rows, y0, x0, y_first, x, ny, nx, X, D * Radius);
   __syncthreads();  // the tables
@@ -335,10 +339,11 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     // unrolls the loop by three, which outgrows the instruction cache: docs/stencil-steps.md.)
     for_each_sweep_step<1>(q_first, z_last + steps * Radius, sweep_step);
   };
-  if (!periodic && steps_region_reaches_outside<SweepPlanePolicy<Policy>>(StepsTile{y0, 0, x0, ny, 1, nx}))
-    sweep(std::true_type{});
-  else
-    sweep(std::false_type{});
+  if (!periodic && steps_region_reaches_outside<SweepPlanePolicy<Policy>>(tile)) {
+    sweep(std::true_type());
+  } else {
+    sweep(std::false_type());
+  }
 }
 
 #endif  // __CUDACC__

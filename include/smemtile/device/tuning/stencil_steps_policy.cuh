@@ -331,16 +331,17 @@ struct DefaultStencilSweepPolicy {
   using unaligned_type =
       std::conditional_t<Shape == StencilShape::star && ElemBytes == 4,
                          StencilSweepPolicy<3, 64, 64, 64, 512, 1, StencilSweepCompute::registers>, type>;
-  /// the policies under clamp: 7-point floats hold 16 bytes of x per thread (StencilSweepCompute::vectors; 512^3,
-  /// 64 steps, x the copy per step, probe: H100 1.48 against type's 1.26, H200 1.07 against 0.92; rows off 16
-  /// bytes on 32 x 64 planes, 503 x 517 x 499: H100 1.48 against unaligned_type's 1.34, H200 1.16 against 0.97);
-  /// they tie under zero and periodic and lose under reflect and for doubles (docs/stencil-steps.md)
-  using clamp_type = std::conditional_t<
-      ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
-      StencilSweepPolicy<3, 64, 32, 64, 256, 2, StencilSweepCompute::vectors>, type>;
-  using clamp_unaligned_type = std::conditional_t<  ///< (above)
-      ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
-      StencilSweepPolicy<3, 32, 64, 64, 256, 2, StencilSweepCompute::vectors>, unaligned_type>;
+  /// the policy under clamp: 7-point stencils of 4-byte elements hold 16 bytes of x per thread
+  /// (StencilSweepCompute::vectors; floats at 512^3, 64 steps, x the copy per step, probe: H100 1.48 against
+  /// type's 1.26, H200 1.07 against 0.92); it ties under zero and periodic and loses under reflect and for
+  /// doubles (docs/stencil-steps.md, "Vector sweeps")
+  using clamp_type = std::conditional_t<ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
+                                        StencilSweepPolicy<3, 64, 32, 64, 256, 2, StencilSweepCompute::vectors>, type>;
+  /// the policy under clamp where rows are not 16-byte aligned: the same on 32 x 64 planes (floats at 503 x 517 x
+  /// 499: H100 1.48 against unaligned_type's 1.34, H200 1.16 against 0.97)
+  using clamp_unaligned_type =
+      std::conditional_t<ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
+                         StencilSweepPolicy<3, 32, 64, 64, 256, 2, StencilSweepCompute::vectors>, unaligned_type>;
   static constexpr double gain_over_single = ElemBytes == 8 ? 2.28 : 1.99;                  ///< measured, above
   static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 2.09 : 1.51;         ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
