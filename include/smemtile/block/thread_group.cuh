@@ -44,11 +44,12 @@ SMEMTILE_DEVICE T shuffle_as_word(T value, Shuffle shuffle) {
 /// `value` of the lane `delta` below (Up) or above this one among `lanes` (a shuffle's mask: every
 /// lane in it calls with the same mask and delta), for values of 1 to 8 bytes of any trivially
 /// copyable type, moved as one 32- or 64-bit word; lanes with no such lane get their own back.
+/// `width` (a power of two up to 32) splits the warp into groups shuffling apart, as the intrinsics'.
 template <bool Up, class T>
-SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta) {
+SMEMTILE_DEVICE T shuffle_lanes(unsigned lanes, T value, int delta, int width = 32) {
   static_assert(sizeof(T) <= 8, "smemtile::shuffle_lanes: values of 1 to 8 bytes");
   return detail::shuffle_as_word(value, [&](auto word) {
-    return Up ? __shfl_up_sync(lanes, word, delta) : __shfl_down_sync(lanes, word, delta);
+    return Up ? __shfl_up_sync(lanes, word, delta, width) : __shfl_down_sync(lanes, word, delta, width);
   });
 }
 

@@ -18,8 +18,10 @@
 // there and never read by a point that is kept.
 #pragma once
 
-#include "stencil_steps_stream.cuh"     // steps_map_edge_columns, steps_stream_load / store
-#include "stencil_sweep_registers.cuh"  // rings, loader, windows along z, for_each_sweep_step
+#include "../../block/thread_group.cuh"  // shuffle_lanes
+#include "../../core/vector_type.cuh"    // detail::VectorOf
+#include "stencil_steps_stream.cuh"      // steps_map_edge_columns
+#include "stencil_sweep_registers.cuh"   // rings, loader, windows along z, for_each_sweep_step
 
 namespace smemtile {
 
@@ -125,11 +127,8 @@ SMEMTILE_DEVICE void sweep_vector_sides(const T* centre, T (&sides)[Run][2 * Rad
   for (int j = 0; j < Run; ++j)
 #pragma unroll
     for (int d = 1; d <= Radius; ++d) {
-      // (as words: T may be any trivially copyable type of 4 or 8 bytes)
-      sides[j][Radius - d] =
-          shuffle_as_word(centre[j * V + V - d], [](auto w) { return __shfl_up_sync(0xffffffffu, w, 1, Width); });
-      sides[j][Radius + d - 1] =
-          shuffle_as_word(centre[j * V + d - 1], [](auto w) { return __shfl_down_sync(0xffffffffu, w, 1, Width); });
+      sides[j][Radius - d] = shuffle_lanes<true>(0xffffffffu, centre[j * V + V - d], 1, Width);
+      sides[j][Radius + d - 1] = shuffle_lanes<false>(0xffffffffu, centre[j * V + d - 1], 1, Width);
     }
 }
 
@@ -181,13 +180,12 @@ SMEMTILE_DEVICE void sweep_vector_plane(T (&window)[2 * Radius + 1][Run * (X / W
     if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, T, Run * V>(window, p, nz, boundary);
   }
   sweep_vector_points<Radius, Shape, T, X, Width, Run, Phase, Edge, Boundary>(window, plane, place, op, values);
-  if constexpr (!Edge) {
-  } else if constexpr (!Boundary::maps_index) {
+  if constexpr (Edge && !Boundary::maps_index) {
     if (place.outside != 0u)
 #pragma unroll
       for (int e = 0; e < Run * V; ++e)
         if (place.outside >> e & 1u) values[e] = boundary.template value<T>();
-  } else if constexpr (steps_rewrite_outside<Boundary>) {
+  } else if constexpr (Edge && steps_rewrite_outside<Boundary>) {
     if (place.edge_x)
 #pragma unroll
       for (int j = 0; j < Run; ++j) {
