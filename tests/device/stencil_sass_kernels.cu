@@ -73,6 +73,17 @@ template __global__ void stencil_sweep_registers_kernel<SweepD, 1, StencilShape:
     GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int);
 }  // namespace smemtile::detail
 
+// Its vector sweep, the selector's policy for floats under clamp: planes by 16-byte cp.async, 16-byte
+// shared loads and stores, x neighbours by shuffles (the edge columns by indexed ones), 16-byte
+// global stores.
+struct SweepVectorHeat7C : Heat7 {};
+namespace smemtile::detail {
+using SweepClampF = DefaultStencilSweepPolicy<4, 1, StencilShape::star>::clamp_type;
+template __global__ void stencil_sweep_vectors_kernel<SweepClampF, 1, StencilShape::star, float, boundary::Clamp,
+                                                      SweepVectorHeat7C>(GlobalArray<const float, 3>, GlobalArray<float, 3>,
+                                                                         boundary::Clamp, SweepVectorHeat7C, int);
+}  // namespace smemtile::detail
+
 // device_stencil's 2D stream (arrays TMA cannot describe), its default policies: read-only loads,
 // x neighbours by indexed shuffles, no local memory (a spill would show as LDL / STL).
 struct StreamLaplace5F : Laplace5 {};
