@@ -99,11 +99,13 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
     if (sms == 132) CHECK_FALSE(fills(DF{}, 4, 256, 256, 256));
     CHECK_FALSE(fills(DD{}, 8, 40, 40, 40));
   }
-  // 256^3 doubles: 440 blocks on 264 slots, 83% busy; a gain of 1.15 with full waves would lose,
-  // the default's sweeps (H100, 64 steps: 1.65 / 1.34 against single steps' 0.86 under zero / clamp;
-  // H200 1.25 / 1.01 against 0.85).
+  // 256^3 doubles: 440 blocks of 64 planes on 264 slots, 83% busy; the plan's 770 of 37 planes
+  // keep 90% (below), so a gain of 1.10 with full waves would lose, 1.11 win; the default's sweeps
+  // (H100, 64 steps: 1.65 / 1.34 against single steps' 0.86 under zero / clamp; H200 1.25 / 1.01
+  // against 0.85, planned 1.32 / 1.10).
   CHECK(smemtile::stencil_sweep_blocks<Double>(8, 1, 256, 256, 256) == 440);
-  CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.15));
+  CHECK_FALSE(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.10));
+  CHECK(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, 1.11));
   using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
   CHECK(smemtile::stencil_sweep_fills<Double>(8, 1, 256, 256, 256, 132, DD::gain_over_single_rewrites));
   // Fill policies and periodic may sweep on less than a wave (whole_wave false): 256^3 floats, 220
@@ -122,6 +124,47 @@ TEST_CASE("stencil_sweep_blocks and stencil_sweep_fills: a sweep only where its 
   CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact, 0.99));
   CHECK_FALSE(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0));
   CHECK(smemtile::stencil_sweep_fills<Float>(4, 1, 256, 256, 256, exact + 1, 100.0, false));
+}
+
+TEST_CASE("stencil_sweep_plan: chunks of z that fill the GPU's waves, never longer than the reference") {
+  using smemtile::StencilSweepPlan;
+  using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
+  using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;
+  using Fixed = smemtile::StencilSweepPolicy<3, 64, 32, 40, 256, 2, smemtile::StencilSweepCompute::registers>;
+  STATIC_REQUIRE(DF::type::chunk == 0);  // every default plans its chunks
+  STATIC_REQUIRE(DF::clamp_type::chunk == 0 && DF::unaligned_type::chunk == 0 && DD::type::chunk == 0);
+  constexpr int ref = smemtile::stencil_sweep_reference_chunk;
+  // The measured volumes (H200, 64 steps; docs/stencil-steps.md, "Planned chunks"), 264 slots.
+  const auto plan = [](auto policy, int e, long long d, long long r, long long c, long long slots = 264) {
+    return smemtile::stencil_sweep_plan<decltype(policy)>(e, 1, d, r, c, slots);
+  };
+  const StencilSweepPlan f192 = plan(DF::type{}, 4, 192, 192, 192), d256 = plan(DD::type{}, 8, 256, 256, 256);
+  const StencilSweepPlan f384 = plan(DF::type{}, 4, 384, 384, 384), f512 = plan(DF::type{}, 4, 512, 512, 512);
+  CHECK((f192.chunk == 24 && f192.blocks == 256));  // 0.64 -> 1.05 x the copy per step
+  CHECK((d256.chunk == 37 && d256.blocks == 770));  // 1.19 -> 1.32
+  CHECK((f384.chunk == 55 && f384.blocks == 784));  // 1.11 -> 1.17
+  CHECK((f512.chunk == ref && f512.blocks == 1584 && f512.share == Approx(1.0)));  // full waves: unchanged
+  CHECK(plan(DD::type{}, 8, 512, 512, 512).chunk == ref);
+  CHECK(d256.share == Approx(770.0 / 792 * (256.0 / 64 * 70) / (7 * 43)));
+  // A caller's chunk is kept; a volume shorter than it is one chunk.
+  CHECK(plan(Fixed{}, 4, 192, 192, 192).chunk == 40);
+  CHECK(plan(Fixed{}, 4, 30, 192, 192).chunk == 30);
+  CHECK(plan(DF::type{}, 4, 10, 192, 192).chunk == 10);
+  // Random volumes and GPUs: the plan is never expected slower than the reference chunks, never
+  // longer, never shorter than stencil_sweep_min_chunk (or the volume), and its blocks cover the
+  // volume's tiles and chunks.
+  std::mt19937 rng(26);
+  for (int i = 0; i < 20000; ++i) {
+    const long long d = 1 + rng() % 1200, r = 1 + rng() % 1200, c = 1 + rng() % 1200, slots = 1 + rng() % 600;
+    const StencilSweepPlan p = plan(DF::clamp_type{}, 4, d, r, c, slots);
+    const StencilSweepPlan q = smemtile::stencil_sweep_plan_of<DF::clamp_type>(ref < d ? ref : static_cast<int>(d), 4,
+                                                                               1, d, r, c, slots);
+    CHECK(p.share >= q.share);
+    CHECK(p.chunk <= (ref < d ? ref : d));
+    CHECK(p.chunk >= (smemtile::stencil_sweep_min_chunk < d ? smemtile::stencil_sweep_min_chunk : d));
+    CHECK(p.blocks == q.blocks / ((d + q.chunk - 1) / q.chunk) * ((d + p.chunk - 1) / p.chunk));
+    if (p.chunk != q.chunk) CHECK(p.share >= q.share * smemtile::stencil_sweep_plan_margin);
+  }
 }
 
 TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with the memory's bandwidth") {

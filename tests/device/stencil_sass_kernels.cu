@@ -68,9 +68,9 @@ namespace smemtile::detail {
 using SweepF = DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;
 using SweepD = DefaultStencilSweepPolicy<8, 1, StencilShape::star>::type;
 template __global__ void stencil_sweep_registers_kernel<SweepF, 1, StencilShape::star, float, boundary::Zero, SweepHeat7F>(
-    GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, SweepHeat7F, int);
+    GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, SweepHeat7F, int, int);
 template __global__ void stencil_sweep_registers_kernel<SweepD, 1, StencilShape::star, double, boundary::Clamp, SweepHeat7D>(
-    GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int);
+    GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int, int);
 }  // namespace smemtile::detail
 
 // Its vector sweep, the selector's policy for floats under clamp: planes by 16-byte cp.async, 16-byte
@@ -81,7 +81,7 @@ namespace smemtile::detail {
 using SweepClampF = DefaultStencilSweepPolicy<4, 1, StencilShape::star>::clamp_type;
 template __global__ void stencil_sweep_vectors_kernel<SweepClampF, 1, StencilShape::star, float, boundary::Clamp,
                                                       SweepVectorHeat7C>(GlobalArray<const float, 3>, GlobalArray<float, 3>,
-                                                                         boundary::Clamp, SweepVectorHeat7C, int);
+                                                                         boundary::Clamp, SweepVectorHeat7C, int, int);
 }  // namespace smemtile::detail
 
 // device_stencil's 2D stream (arrays TMA cannot describe), its default policies: read-only loads,

@@ -85,7 +85,10 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
                 "smemtile::device_stencil_steps: this sweep's planes need more shared memory than any GPU has");
   const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
   const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
-  const long long chunks = tiles(in.extent(0), Policy::chunk);
+  const StencilSweepPlan plan =
+      stencil_sweep_plan<Policy>(static_cast<int>(sizeof(T)), Radius, in.extent(0), in.extent(1), in.extent(2),
+                                 static_cast<long long>(device.multiprocessors) * Policy::min_blocks);
+  const long long chunks = tiles(in.extent(0), plan.chunk);
   if constexpr (Policy::compute != StencilSweepCompute::planes) {
     static_assert(Shape == StencilShape::star,
                   "smemtile::device_stencil_steps: StencilSweepCompute::registers and ::vectors sweep star stencils only "
@@ -93,13 +96,16 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
   }
   if constexpr (Policy::compute == StencilSweepCompute::vectors) {
     return launch_3d_grid<stencil_sweep_vectors_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
+        plan.chunk);
   } else if constexpr (Policy::compute == StencilSweepCompute::registers) {
     return launch_3d_grid<stencil_sweep_registers_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
+        plan.chunk);
   } else {
     return launch_3d_grid<stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
+        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
+        plan.chunk);
   }
 }
 

@@ -74,7 +74,8 @@ SMEMTILE_DEVICE void rewrite_sweep_bands(int q, int steps, const Needed& needed,
 
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
+    stencil_sweep_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps,
+                         int chunk) {
   using Plane = SweepPlanePolicy<Policy>;
   constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
   constexpr int X = Policy::region_x, slots = 2 * Radius + 2;
@@ -84,8 +85,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   T* const fill = base + Policy::depth * slots * plane_elems;
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
   const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
-  const int z_first = static_cast<int>(blockIdx.z) * Policy::chunk;
-  const int z_last = z_first + Policy::chunk < nz ? z_first + Policy::chunk : nz;  // one past
+  const int z_first = static_cast<int>(blockIdx.z) * chunk;  // (chunk: stencil_sweep_plan)
+  const int z_last = z_first + chunk < nz ? z_first + chunk : nz;  // one past
   const auto slot_of = [](int p) { return ((p % slots) + slots) % slots; };
   const auto ring = [&](int k, int p) { return base + (k * slots + slot_of(p)) * plane_elems; };
   const auto inside = [&](int p) { return p >= 0 && p < nz; };

@@ -410,7 +410,7 @@ SMEMTILE_DEVICE void for_each_sweep_step(int first, int last, const Step& step) 
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_registers_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op,
-                                   int steps) {
+                                   int steps, int chunk) {
   static_assert(Shape == StencilShape::star, "stencil sweep registers: star stencils only (a box reads other columns along z)");
   using Plane = SweepPlanePolicy<Policy>;
   constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
@@ -420,8 +420,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const SweepRegisterRings<Policy, Radius, T> ring{reinterpret_cast<T*>(aligned_dynamic_shared() + 128) + Radius * X};
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
   const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
-  const int z_first = static_cast<int>(blockIdx.z) * Policy::chunk;
-  const int z_last = z_first + Policy::chunk < nz ? z_first + Policy::chunk : nz;  // one past
+  const int z_first = static_cast<int>(blockIdx.z) * chunk;  // (chunk: stencil_sweep_plan)
+  const int z_last = z_first + chunk < nz ? z_first + chunk : nz;  // one past
   const int x = static_cast<int>(threadIdx.x) % X, y_first = static_cast<int>(threadIdx.x) / X * Run;
   const SweepRunStores<T> stores = sweep_run_stores<Policy, Radius, T, Run>(out, y0, x0, y_first, x);
   const StepsTile plane_tile{y0, 0, x0, ny, 1, nx};

@@ -279,7 +279,8 @@ SMEMTILE_DEVICE void sweep_vector_steps(T (&windows)[D][2 * Radius + 1][RV], con
 
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    stencil_sweep_vectors_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps) {
+    stencil_sweep_vectors_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op, int steps,
+                                 int chunk) {
   static_assert(Shape == StencilShape::star, "stencil sweep vectors: star stencils only (a box reads other columns along z)");
   using Layout = SweepVectorShape<Policy, T>;
   constexpr int X = Policy::region_x, V = Layout::V, Width = Layout::Width, Run = Layout::Run, D = Policy::depth;
@@ -289,8 +290,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const Rings ring{reinterpret_cast<T*>(aligned_dynamic_shared() + 128) + Radius * X};
   const int nz = static_cast<int>(in.extent(0)), ny = static_cast<int>(in.extent(1)), nx = static_cast<int>(in.extent(2));
   const int y0 = static_cast<int>(blockIdx.y) * g.tile_a - g.halo_a, x0 = static_cast<int>(blockIdx.x) * g.tile_x - g.halo_x;
-  const int z_first = static_cast<int>(blockIdx.z) * Policy::chunk;
-  const int z_last = z_first + Policy::chunk < nz ? z_first + Policy::chunk : nz;  // one past
+  const int z_first = static_cast<int>(blockIdx.z) * chunk;  // (chunk: stencil_sweep_plan)
+  const int z_last = z_first + chunk < nz ? z_first + chunk : nz;  // one past
   const int x = static_cast<int>(threadIdx.x) % Width * V, y_first = static_cast<int>(threadIdx.x) / Width * Run;
   const auto stores = sweep_vector_stores<Policy, Radius, T, V, Run>(out, y0, x0, y_first, x);
   // Step k (0: the input) needs planes [z_first - (steps - k) R, z_last - 1 + (steps - k) R].

@@ -183,9 +183,9 @@ enum class StencilSweepCompute {
 };
 
 /// 3D fused-steps policy sweeping z: Depth steps per pass; planes of RegionY x RegionX elements
-/// (an xy tile and Depth x R around it); Chunk output planes per block along z; Threads threads;
-/// MinBlocks blocks per multiprocessor asked of the register allocator; Compute how each step's
-/// planes are kept.
+/// (an xy tile and Depth x R around it); Chunk output planes per block along z, or 0: as many as
+/// keep the GPU's waves of blocks fullest (stencil_sweep_plan); Threads threads; MinBlocks blocks
+/// per multiprocessor asked of the register allocator; Compute how each step's planes are kept.
 template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int MinBlocks = 2,
           StencilSweepCompute Compute = StencilSweepCompute::planes>
 struct StencilSweepPolicy {
@@ -193,13 +193,13 @@ struct StencilSweepPolicy {
   static constexpr int depth = Depth;                              ///< steps one pass fuses at most
   static constexpr int region_y = RegionY;                         ///< plane rows
   static constexpr int region_x = RegionX;                         ///< plane columns
-  static constexpr int chunk = Chunk;                              ///< output planes per block
+  static constexpr int chunk = Chunk;                              ///< output planes per block (0: planned)
   static constexpr int threads = Threads;                          ///< threads per block
   static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
   static constexpr StencilSweepCompute compute = Compute;          ///< how the planes are kept
   static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
   static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
-  static_assert(Chunk >= 1, "StencilSweepPolicy: at least one plane per block");
+  static_assert(Chunk >= 0, "StencilSweepPolicy: Chunk is planes per block, or 0 for the launch to choose them");
   static_assert(Threads % RegionX == 0 && RegionY % (Threads / RegionX) == 0,
                 "StencilSweepPolicy: the block covers whole rows of a plane at a time (Threads a multiple of RegionX, "
                 "RegionY a multiple of Threads / RegionX), so each thread's points lie at fixed offsets");
@@ -257,14 +257,23 @@ using SweepPlanePolicy = StencilStepsPolicy<2, Policy::depth, Policy::region_y, 
                                             StencilStepsCompute::points, 1, Policy::threads, 1>;
 }  // namespace detail
 
-/// Blocks a sweep launches over a depth x rows x cols volume: xy tiles times chunks of z.
-template <class Policy>
-SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_blocks(int elem_bytes, int radius, long long depth,
-                                                              long long rows, long long cols) {
-  const StencilStepsGeometry g = stencil_steps_geometry<detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
-  return (cols + g.tile_x - 1) / g.tile_x * ((rows + g.tile_a - 1) / g.tile_a) *
-         ((depth + Policy::chunk - 1) / Policy::chunk);
-}
+/// The chunk the sweeps' gains over single steps were measured with (DefaultStencilSweepPolicy), the
+/// reference of stencil_sweep_plan's share.
+inline constexpr int stencil_sweep_reference_chunk = 64;
+/// The shortest chunk a plan takes: a block also sweeps Depth x R planes each side of its chunk.
+inline constexpr int stencil_sweep_min_chunk = 16;
+/// How much faster than the reference chunks a plan's shorter chunks must be expected to run (its
+/// model of waves and halo planes overestimated the measured gains by up to 9 points).
+inline constexpr double stencil_sweep_plan_margin = 1.05;
+
+/// How a sweep splits a volume: `chunk` output planes per block along z, `blocks` blocks, and `share`
+/// its expected speed against full waves of blocks of stencil_sweep_reference_chunk planes (what
+/// the gains were measured on).
+struct StencilSweepPlan {
+  int chunk;         ///< output planes per block
+  long long blocks;  ///< xy tiles x chunks
+  double share;      ///< expected speed against full waves of reference chunks
+};
 
 /// The share of the GPU a sweep of `blocks` blocks keeps busy over its waves of `slots` blocks
 /// (multiprocessors x blocks per multiprocessor): blocks / (waves x slots). A sweep block lives for
@@ -275,12 +284,75 @@ SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_wave_share(long long blocks,
   return static_cast<double>(blocks) / static_cast<double>(waves * slots);
 }
 
+/// The plan of a sweep with `chunk` planes per block over a depth x rows x cols volume on `slots`
+/// resident blocks (multiprocessors x Policy::min_blocks): its wave share, times the planes a block
+/// sweeps per output plane at the reference chunk over those at its own (a block sweeps Depth x R
+/// planes each side of its chunk).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan_of(int chunk, int elem_bytes, int radius,
+                                                                      long long depth, long long rows, long long cols,
+                                                                      long long slots) {
+  const StencilStepsGeometry g = stencil_steps_geometry<detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
+  const long long tiles = (cols + g.tile_x - 1) / g.tile_x * ((rows + g.tile_a - 1) / g.tile_a);
+  const long long chunks = (depth + chunk - 1) / chunk, blocks = tiles * chunks;
+  if (depth < 1) return StencilSweepPlan{chunk, blocks, 0.0};
+  const double halo = 2.0 * Policy::depth * radius, reference = stencil_sweep_reference_chunk;
+  const double swept = static_cast<double>(depth) / reference * (reference + halo) /
+                       (static_cast<double>(chunks) * (chunk + halo));
+  return StencilSweepPlan{chunk, blocks, stencil_sweep_wave_share(blocks, slots) * swept};
+}
+
+/// The plan a sweep launches with: Policy::chunk where it is not 0; else chunks of
+/// stencil_sweep_reference_chunk planes, unless, for some count of waves, the most chunks of equal
+/// length (at least stencil_sweep_min_chunk planes) that many waves hold are more blocks than the
+/// reference's and expected stencil_sweep_plan_margin faster. Longer chunks than the reference
+/// ran slower than the model expects (H200, 64 steps, x the copy per step: 512^3 floats 1.29 at 64
+/// planes, 1.17 at 128; 384^3 doubles 1.43 at 64, 1.22 at 384), as did as many chunks made equal
+/// (300^3 doubles 1.39 at 64, 1.36 at 60); more, shorter ones that fill the waves ran faster
+/// (192^3 floats 0.66 -> 1.09 at 24 planes, 256^3 doubles 1.28 -> 1.41 at 37, 384^3 floats 1.14
+/// -> 1.20 at 55; docs/stencil-steps.md, "Planned chunks"). Counts of waves up to one past the
+/// reference's, or 4 (64 at most): a few candidates a call.
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan(int elem_bytes, int radius, long long depth,
+                                                                   long long rows, long long cols, long long slots) {
+  constexpr long long reference = stencil_sweep_reference_chunk;
+  const long long fixed = Policy::chunk != 0 ? Policy::chunk : reference;
+  const StencilSweepPlan standard = stencil_sweep_plan_of<Policy>(
+      static_cast<int>(fixed < depth || depth < 1 ? fixed : depth), elem_bytes, radius, depth, rows, cols, slots);
+  if (Policy::chunk != 0 || depth < 1 || slots < 1) return standard;
+  const long long tiles = standard.blocks / ((depth + standard.chunk - 1) / standard.chunk);
+  const long long reference_waves = (standard.blocks + slots - 1) / slots;
+  const long long most_waves = reference_waves + 1 > 4 ? reference_waves + 1 : 4;
+  StencilSweepPlan best = standard;
+  for (long long waves = 1; waves <= most_waves && waves <= 64; ++waves) {
+    const long long chunks = waves * slots / tiles;  // the most whole chunks' blocks these waves hold
+    if (chunks < 1) continue;
+    long long chunk = (depth + chunks - 1) / chunks;
+    if (chunk < stencil_sweep_min_chunk) chunk = stencil_sweep_min_chunk < depth ? stencil_sweep_min_chunk : depth;
+    if ((depth + chunk - 1) / chunk <= (depth + standard.chunk - 1) / standard.chunk) continue;  // more blocks only
+    const StencilSweepPlan p =
+        stencil_sweep_plan_of<Policy>(static_cast<int>(chunk), elem_bytes, radius, depth, rows, cols, slots);
+    if (p.share > best.share) best = p;
+  }
+  return best.share >= standard.share * stencil_sweep_plan_margin ? best : standard;
+}
+
+/// Blocks of a sweep over a depth x rows x cols volume in chunks of Policy::chunk planes (of
+/// stencil_sweep_reference_chunk where it is 0): xy tiles times chunks of z. A launch's own count
+/// is its plan's (stencil_sweep_plan).
+template <class Policy>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_blocks(int elem_bytes, int radius, long long depth,
+                                                              long long rows, long long cols) {
+  const int chunk = Policy::chunk != 0 ? Policy::chunk : stencil_sweep_reference_chunk;
+  return stencil_sweep_plan_of<Policy>(chunk, elem_bytes, radius, depth, rows, cols, 1).blocks;
+}
+
 /// Whether a sweep with Policy over the volume is expected to beat single steps on
-/// `multiprocessors`: the gain over single steps with every wave full (`gain_over_single`),
-/// discounted by the share of the GPU its waves keep busy, is at least 1; with `whole_wave`, its
-/// blocks must also fill every multiprocessor's Policy::min_blocks slots. (A 256^3 double sweep of
-/// the planes scheme, depth 2: 320 blocks on 264 slots, 61% busy, measured 0.76x the copy per step
-/// against single steps' 0.88x.)
+/// `multiprocessors`: the gain over single steps on full waves of reference chunks
+/// (`gain_over_single`), times its plan's share (stencil_sweep_plan), is at least 1; with
+/// `whole_wave`, the volume must also hold a wave of reference chunks (every multiprocessor's
+/// Policy::min_blocks slots). (A 256^3 double sweep of the planes scheme, depth 2: 320 blocks on
+/// 264 slots, 61% busy, measured 0.76x the copy per step against single steps' 0.88x.)
 /// The dispatch asks clamp and reflect for a whole wave: on volumes smaller than that most blocks
 /// reach outside the array and compute their outside points where they map to, which the gain,
 /// measured at 512^3, does not hold (256^3 floats, H100, 64 steps: clamp 0.83 swept against 0.87
@@ -289,15 +361,16 @@ template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radius, long long depth, long long rows,
                                                         long long cols, int multiprocessors, double gain_over_single,
                                                         bool whole_wave = true) {
-  const long long blocks = stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols);
   const long long slots = static_cast<long long>(multiprocessors) * Policy::min_blocks;
-  return (blocks >= slots || !whole_wave) && stencil_sweep_wave_share(blocks, slots) * gain_over_single >= 1.0;
+  const StencilSweepPlan plan = stencil_sweep_plan<Policy>(elem_bytes, radius, depth, rows, cols, slots);
+  const long long reference_blocks = stencil_sweep_blocks<Policy>(elem_bytes, radius, depth, rows, cols);
+  return (reference_blocks >= slots || !whole_wave) && plan.share * gain_over_single >= 1.0;
 }
 
 /// The default 3D sweep: star stencils keep their z neighbours in registers
 /// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats on 64 x 32
-/// planes, doubles on 32 x 32, both at depth 3, two blocks of 256 threads (runs of 8 and 4 rows).
-/// Measured at 512^3, 64 steps, x the copy per step (NVBench, zero / clamp): H100 floats 1.81 / 1.40
+/// planes, doubles on 32 x 32, both at depth 3, two blocks of 256 threads (runs of 8 and 4 rows);
+/// every default plans its chunks (Chunk 0: stencil_sweep_plan). Measured at 512^3, chunks of 64, 64 steps, x the copy per step (NVBench, zero / clamp): H100 floats 1.81 / 1.40
 /// against single steps' 0.91 / 0.93, doubles 2.02 / 1.85 against 0.93 / 0.93 (depth 2: 1.52 /
 /// 1.48); H200 floats 1.30 / 1.01 against 0.94 / 0.92, doubles 1.49 / 1.32 (depth 2: 1.43 / 1.34)
 /// against 0.93 / 0.93.
@@ -325,23 +398,23 @@ struct DefaultStencilSweepPolicy {
   /// planes, doubles depth 2 on 20 x 64, two blocks of 256 threads)
   using type = std::conditional_t<
       Shape == StencilShape::star,
-      StencilSweepPolicy<3, ElemBytes == 8 ? 32 : 64, 32, 64, 256, 2, StencilSweepCompute::registers>,
-      StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 64>>;
+      StencilSweepPolicy<3, ElemBytes == 8 ? 32 : 64, 32, 0, 256, 2, StencilSweepCompute::registers>,
+      StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, ElemBytes == 8 ? 20 : 32, 64, 0>>;
   /// the policy where rows are not 16-byte aligned (above)
   using unaligned_type =
       std::conditional_t<Shape == StencilShape::star && ElemBytes == 4,
-                         StencilSweepPolicy<3, 64, 64, 64, 512, 1, StencilSweepCompute::registers>, type>;
+                         StencilSweepPolicy<3, 64, 64, 0, 512, 1, StencilSweepCompute::registers>, type>;
   /// the policy under clamp: 7-point stencils of 4-byte elements hold 16 bytes of x per thread
   /// (StencilSweepCompute::vectors; floats at 512^3, 64 steps, x the copy per step, probe: H100 1.48 against
   /// type's 1.26, H200 1.07 against 0.92); it ties under zero and periodic and loses under reflect and for
   /// doubles (docs/stencil-steps.md, "Vector sweeps")
   using clamp_type = std::conditional_t<ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
-                                        StencilSweepPolicy<3, 64, 32, 64, 256, 2, StencilSweepCompute::vectors>, type>;
+                                        StencilSweepPolicy<3, 64, 32, 0, 256, 2, StencilSweepCompute::vectors>, type>;
   /// the policy under clamp where rows are not 16-byte aligned: the same on 32 x 64 planes (floats at 503 x 517 x
   /// 499: H100 1.48 against unaligned_type's 1.34, H200 1.16 against 0.97)
   using clamp_unaligned_type =
       std::conditional_t<ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
-                         StencilSweepPolicy<3, 32, 64, 64, 256, 2, StencilSweepCompute::vectors>, unaligned_type>;
+                         StencilSweepPolicy<3, 32, 64, 0, 256, 2, StencilSweepCompute::vectors>, unaligned_type>;
   static constexpr double gain_over_single = ElemBytes == 8 ? 2.28 : 1.99;                  ///< measured, above
   static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 2.09 : 1.51;         ///< measured, above
   static constexpr double reference_bandwidth = 2.0 * 2619e6 * 5120.0 / 8.0;                ///< bytes/s, above
