@@ -201,6 +201,18 @@ TEST_CASE("stencil_sweep_gain: the sweep's gain over single steps scales with th
   CHECK_FALSE(sweeps(DF{}, 4, 512, 1.2 * h200, true));
   CHECK(sweeps(DD{}, 8, 512, h100, true));
   CHECK(sweeps(DD{}, 8, 512, h200, true));
+  // The vector sweep under float clamp has a gain of its own (docs/stencil-steps.md, "Planned
+  // chunks"): 448^3 on the H200 sweeps (1.11 against single steps' 0.82), which the register
+  // sweep's gain would leave to single steps; doubles keep theirs.
+  STATIC_REQUIRE(DF::gain_over_single_clamp == 1.59);
+  STATIC_REQUIRE(DD::gain_over_single_clamp == DD::gain_over_single_rewrites);
+  const auto clamp_sweeps = [&](double gain, long long n) {
+    return smemtile::stencil_sweep_fills<DF::clamp_type>(4, 1, n, n, n, 132,
+                                                         smemtile::stencil_sweep_gain(gain, h100, h200), true);
+  };
+  CHECK(clamp_sweeps(DF::gain_over_single_clamp, 448));
+  CHECK_FALSE(clamp_sweeps(DF::gain_over_single_rewrites, 448));
+  CHECK_FALSE(clamp_sweeps(DF::gain_over_single_clamp, 256));  // less than a wave (0.62 swept, 0.86 single)
 }
 
 TEST_CASE("stencil sweep: 7-point floats under clamp take the vector sweep, the others keep theirs") {

@@ -213,8 +213,8 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 // The default 3D sweep where the selector chooses one and it is expected to beat single steps
 // (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
 // type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits (under
-// clamp first clamp_type, or clamp_unaligned_type, where its blocks fill the GPU); the gain
-// over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
+// clamp first clamp_type, by its own gain, or clamp_unaligned_type, where its blocks fill the GPU);
+// the gain over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
 // cannot, times the share of it that `steps` keep in passes of the policy's depth. `launched` tells
 // whether it ran.
 template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
@@ -234,14 +234,15 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
   };
   const bool aligned = rows_16(a) && rows_16(b), tma = aligned && stencil_gpu_has_tma(device.cc_major);
   constexpr bool rewrites = steps_rewrite_outside<Boundary>;
-  const double gain =
-      tma ? stencil_sweep_gain(rewrites ? Default::gain_over_single_rewrites : Default::gain_over_single,
-                               Default::reference_bandwidth, device.memory_bandwidth)
-          : (rewrites ? Default::gain_over_unaligned_single_rewrites : Default::gain_over_unaligned_single);
-  const auto fills = [&](auto policy) {  // (short passes gain less: stencil_sweep_passes_share)
+  const auto gain_of = [&](double measured, double unaligned) {
+    return tma ? stencil_sweep_gain(measured, Default::reference_bandwidth, device.memory_bandwidth) : unaligned;
+  };
+  const double gain = rewrites ? gain_of(Default::gain_over_single_rewrites, Default::gain_over_unaligned_single_rewrites)
+                               : gain_of(Default::gain_over_single, Default::gain_over_unaligned_single);
+  const auto fills = [&](auto policy, double policy_gain) {  // (short passes gain less: stencil_sweep_passes_share)
     using Policy = decltype(policy);
     return stencil_sweep_fills<Policy>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors,
-                                       gain * stencil_sweep_passes_share(steps, Policy::depth), rewrites);
+                                       policy_gain * stencil_sweep_passes_share(steps, Policy::depth), rewrites);
   };
   const auto fits = [&](auto policy) {
     return device.shared_per_block_optin >= stencil_sweep_shared_bytes<decltype(policy)>(bytes, Radius);
@@ -252,15 +253,16 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
   };
   *launched = false;
   if constexpr (!std::is_same<ClampUnaligned, Unaligned>::value) {  // (where its blocks fill the GPU)
-    if (!aligned && fits(ClampUnaligned{}) && fills(ClampUnaligned{})) return run(ClampUnaligned{});
+    if (!aligned && fits(ClampUnaligned{}) && fills(ClampUnaligned{}, gain)) return run(ClampUnaligned{});
   }
   if constexpr (!std::is_same<Unaligned, Sweep>::value) {
-    if (!aligned && fits(Unaligned{})) return fills(Unaligned{}) ? run(Unaligned{}) : LaunchStatus{};
+    if (!aligned && fits(Unaligned{})) return fills(Unaligned{}, gain) ? run(Unaligned{}) : LaunchStatus{};
   }
   if constexpr (!std::is_same<ClampSweep, Sweep>::value) {
-    if (aligned && fits(ClampSweep{}) && fills(ClampSweep{})) return run(ClampSweep{});
+    const double clamp_gain = gain_of(Default::gain_over_single_clamp, Default::gain_over_unaligned_single_rewrites);
+    if (aligned && fits(ClampSweep{}) && fills(ClampSweep{}, clamp_gain)) return run(ClampSweep{});
   }
-  return fills(Sweep{}) ? run(Sweep{}) : LaunchStatus{};
+  return fills(Sweep{}, gain) ? run(Sweep{}) : LaunchStatus{};
 }
 
 // The selector's kind of a boundary policy.
