@@ -145,7 +145,15 @@ TEST_CASE("stencil_sweep_plan: chunks of z that fill the GPU's waves, never long
   CHECK((f384.chunk == 55 && f384.blocks == 784));  // 1.11 -> 1.17
   CHECK((f512.chunk == ref && f512.blocks == 1584 && f512.share == Approx(1.0)));  // full waves: unchanged
   CHECK(plan(DD::type{}, 8, 512, 512, 512).chunk == ref);
-  CHECK(d256.share == Approx(770.0 / 792 * (256.0 / 64 * 70) / (7 * 43)));
+  CHECK(d256.share == Approx(110 * 256.0 / 64 * 70 / 264 / (3 * 43)));
+  // Waves of the last, shorter chunk's blocks last as long as it: 250 x 340 x 260 floats, 66 tiles,
+  // chunks of 64 planes: a wave of the first four chunks (70 planes swept) and one of the last
+  // (4 + 6); full waves: 260 / 64 x 70 planes over 66 tiles on 264 slots.
+  const StencilSweepPlan f260 = smemtile::stencil_sweep_plan_of<DF::type>(ref, 4, 1, 260, 340, 260, 264);
+  CHECK(f260.blocks == 330);
+  CHECK(f260.share == Approx(66 * 260.0 / 64 * 70 / 264 / (70 + 10)));
+  CHECK(smemtile::stencil_sweep_plan_of<DF::type>(ref, 4, 1, 256, 340, 260, 264).share == Approx(1.0));
+  CHECK(smemtile::stencil_sweep_plan_of<DF::type>(ref, 4, 1, 256, 340, 260, 0).share == 0.0);
   // A caller's chunk is kept; a volume shorter than it is one chunk.
   CHECK(plan(Fixed{}, 4, 192, 192, 192).chunk == 40);
   CHECK(plan(Fixed{}, 4, 30, 192, 192).chunk == 30);
@@ -382,14 +390,6 @@ TEST_CASE("register sweeps: the outside points computed where they map under cla
   CHECK(smemtile::stencil_sweep_near(59, 57, 3));
   CHECK_FALSE(smemtile::stencil_sweep_near(-4, 57, 3));
   CHECK(smemtile::stencil_sweep_near(-3, 57, 3));
-}
-
-TEST_CASE("stencil_sweep_wave_share: blocks over the slots of their waves") {
-  CHECK(smemtile::stencil_sweep_wave_share(264, 264) == 1.0);
-  CHECK(smemtile::stencil_sweep_wave_share(320, 264) == Approx(320.0 / 528.0));
-  CHECK(smemtile::stencil_sweep_wave_share(1, 264) == Approx(1.0 / 264.0));
-  CHECK(smemtile::stencil_sweep_wave_share(0, 264) == 0.0);
-  CHECK(smemtile::stencil_sweep_wave_share(10, 0) == 0.0);
 }
 
 TEST_CASE("stencil_steps_passes splits steps into as few, as equal passes as the depth allows") {

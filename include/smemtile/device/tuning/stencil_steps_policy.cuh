@@ -275,19 +275,11 @@ struct StencilSweepPlan {
   double share;      ///< expected speed against full waves of reference chunks
 };
 
-/// The share of the GPU a sweep of `blocks` blocks keeps busy over its waves of `slots` blocks
-/// (multiprocessors x blocks per multiprocessor): blocks / (waves x slots). A sweep block lives for
-/// the whole pass, so the last wave's empty slots stay idle for as long as a full wave runs.
-SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_wave_share(long long blocks, long long slots) {
-  if (blocks < 1 || slots < 1) return 0.0;
-  const long long waves = (blocks + slots - 1) / slots;
-  return static_cast<double>(blocks) / static_cast<double>(waves * slots);
-}
-
 /// The plan of a sweep with `chunk` planes per block over a depth x rows x cols volume on `slots`
-/// resident blocks (multiprocessors x Policy::min_blocks): its wave share, times the planes a block
-/// sweeps per output plane at the reference chunk over those at its own (a block sweeps Depth x R
-/// planes each side of its chunk).
+/// resident blocks (multiprocessors x Policy::min_blocks). A block sweeps its chunk and Depth x R
+/// planes each side; blocks start in order, the last chunk's (which may be shorter) last, and a
+/// wave lasts as long as its longest block: the share is the time full waves of reference chunks
+/// would take over that.
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan_of(int chunk, int elem_bytes, int radius,
                                                                       long long depth, long long rows, long long cols,
@@ -295,11 +287,14 @@ SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan_of(int chunk,
   const StencilStepsGeometry g = stencil_steps_geometry<detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
   const long long tiles = (cols + g.tile_x - 1) / g.tile_x * ((rows + g.tile_a - 1) / g.tile_a);
   const long long chunks = (depth + chunk - 1) / chunk, blocks = tiles * chunks;
-  if (depth < 1) return StencilSweepPlan{chunk, blocks, 0.0};
+  if (depth < 1 || slots < 1) return StencilSweepPlan{chunk, blocks, 0.0};
   const double halo = 2.0 * Policy::depth * radius, reference = stencil_sweep_reference_chunk;
-  const double swept = static_cast<double>(depth) / reference * (reference + halo) /
-                       (static_cast<double>(chunks) * (chunk + halo));
-  return StencilSweepPlan{chunk, blocks, stencil_sweep_wave_share(blocks, slots) * swept};
+  const long long waves = (blocks + slots - 1) / slots, full_waves = (tiles * (chunks - 1) + slots - 1) / slots;
+  const double last = static_cast<double>(depth - (chunks - 1) * chunk);
+  const double time = static_cast<double>(full_waves) * (chunk + halo) + static_cast<double>(waves - full_waves) * (last + halo);
+  const double ideal = static_cast<double>(tiles) * static_cast<double>(depth) / reference * (reference + halo) /
+                       static_cast<double>(slots);
+  return StencilSweepPlan{chunk, blocks, ideal / time};
 }
 
 /// The plan a sweep launches with: Policy::chunk where it is not 0; else chunks of
