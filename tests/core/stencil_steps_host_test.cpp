@@ -13,6 +13,7 @@
 //    the default policies' checks, fit and selection.
 #include <smemtile/smemtile.cuh>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -154,6 +155,11 @@ TEST_CASE("stencil_sweep_plan: chunks of z that fill the GPU's waves, never long
   CHECK(f260.share == Approx(66 * 260.0 / 64 * 70 / 264 / (70 + 10)));
   CHECK(smemtile::stencil_sweep_plan_of<DF::type>(ref, 4, 1, 256, 340, 260, 264).share == Approx(1.0));
   CHECK(smemtile::stencil_sweep_plan_of<DF::type>(ref, 4, 1, 256, 340, 260, 0).share == 0.0);
+  // Empty volumes: no blocks, no share, no division by their zero tiles.
+  for (const auto& e : {std::array<long long, 3>{0, 40, 40}, {40, 0, 40}, {40, 40, 0}}) {
+    const StencilSweepPlan z = plan(DF::type{}, 4, e[0], e[1], e[2]);
+    CHECK((z.blocks == 0 && z.share == 0.0));
+  }
   // A caller's chunk is kept; a volume shorter than it is one chunk.
   CHECK(plan(Fixed{}, 4, 192, 192, 192).chunk == 40);
   CHECK(plan(Fixed{}, 4, 30, 192, 192).chunk == 30);

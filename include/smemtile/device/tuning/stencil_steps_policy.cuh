@@ -287,7 +287,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan_of(int chunk,
   const StencilStepsGeometry g = stencil_steps_geometry<detail::SweepPlanePolicy<Policy>>(elem_bytes, radius);
   const long long tiles = (cols + g.tile_x - 1) / g.tile_x * ((rows + g.tile_a - 1) / g.tile_a);
   const long long chunks = (depth + chunk - 1) / chunk, blocks = tiles * chunks;
-  if (depth < 1 || slots < 1) return StencilSweepPlan{chunk, blocks, 0.0};
+  if (blocks < 1 || slots < 1) return StencilSweepPlan{chunk, blocks, 0.0};  // (an empty volume too)
   const double halo = 2.0 * Policy::depth * radius, reference = stencil_sweep_reference_chunk;
   const long long waves = (blocks + slots - 1) / slots, full_waves = (tiles * (chunks - 1) + slots - 1) / slots;
   const double last = static_cast<double>(depth - (chunks - 1) * chunk);
@@ -314,7 +314,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan(int elem_byte
   const long long fixed = Policy::chunk != 0 ? Policy::chunk : reference;
   const StencilSweepPlan standard = stencil_sweep_plan_of<Policy>(
       static_cast<int>(fixed < depth || depth < 1 ? fixed : depth), elem_bytes, radius, depth, rows, cols, slots);
-  if (Policy::chunk != 0 || depth < 1 || slots < 1) return standard;
+  if (Policy::chunk != 0 || standard.blocks < 1 || slots < 1) return standard;
   const long long tiles = standard.blocks / ((depth + standard.chunk - 1) / standard.chunk);
   const long long reference_waves = (standard.blocks + slots - 1) / slots;
   const long long most_waves = reference_waves + 1 > 4 ? reference_waves + 1 : 4;
