@@ -214,9 +214,9 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
 // (stencil_sweep_fills; clamp and reflect only on a whole wave of blocks): DefaultStencilSweepPolicy's
 // type where both arrays' rows are 16-byte aligned, else its unaligned_type where it fits (under
 // clamp first clamp_type, by its own gain, or clamp_unaligned_type, where its blocks fill the GPU);
-// the gain over single steps scaled by the bandwidth where single steps load by TMA, as measured where they
-// cannot, times the share of it that `steps` keep in passes of the policy's depth. `launched` tells
-// whether it ran.
+// the gain over single steps scaled by the bandwidth where single steps load by TMA, as measured
+// where they cannot, times the share of it that `steps` keep in passes of the policy's depth.
+// `launched` tells whether it ran.
 template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>& buffers, int steps, Boundary boundary,
                                Op op, cudaStream_t stream, bool* launched) {
@@ -237,8 +237,9 @@ LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>&
   const auto gain_of = [&](double measured, double unaligned) {
     return tma ? stencil_sweep_gain(measured, Default::reference_bandwidth, device.memory_bandwidth) : unaligned;
   };
-  const double gain = rewrites ? gain_of(Default::gain_over_single_rewrites, Default::gain_over_unaligned_single_rewrites)
-                               : gain_of(Default::gain_over_single, Default::gain_over_unaligned_single);
+  const double gain = rewrites
+                          ? gain_of(Default::gain_over_single_rewrites, Default::gain_over_unaligned_single_rewrites)
+                          : gain_of(Default::gain_over_single, Default::gain_over_unaligned_single);
   const auto fills = [&](auto policy, double policy_gain) {  // (short passes gain less: stencil_sweep_passes_share)
     using Policy = decltype(policy);
     return stencil_sweep_fills<Policy>(bytes, Radius, a.extent(0), a.extent(1), a.extent(2), device.multiprocessors,

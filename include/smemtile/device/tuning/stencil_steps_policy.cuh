@@ -291,7 +291,8 @@ SMEMTILE_HOST_DEVICE constexpr StencilSweepPlan stencil_sweep_plan_of(int chunk,
   const double halo = 2.0 * Policy::depth * radius, reference = stencil_sweep_reference_chunk;
   const long long waves = (blocks + slots - 1) / slots, full_waves = (tiles * (chunks - 1) + slots - 1) / slots;
   const double last = static_cast<double>(depth - (chunks - 1) * chunk);
-  const double time = static_cast<double>(full_waves) * (chunk + halo) + static_cast<double>(waves - full_waves) * (last + halo);
+  const double time =
+      static_cast<double>(full_waves) * (chunk + halo) + static_cast<double>(waves - full_waves) * (last + halo);
   const double ideal = static_cast<double>(tiles) * static_cast<double>(depth) / reference * (reference + halo) /
                        static_cast<double>(slots);
   return StencilSweepPlan{chunk, blocks, ideal / time};
@@ -365,8 +366,9 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// The default 3D sweep: star stencils keep their z neighbours in registers
 /// (StencilSweepCompute::registers; docs/stencil-steps.md, "Register sweeps"), floats on 64 x 32
 /// planes, doubles on 32 x 32, both at depth 3, two blocks of 256 threads (runs of 8 and 4 rows);
-/// every default plans its chunks (Chunk 0: stencil_sweep_plan). Measured at 512^3, chunks of 64, 64 steps, x the copy per step (NVBench, zero / clamp): H100 floats 1.81 / 1.40
-/// against single steps' 0.91 / 0.93, doubles 2.02 / 1.85 against 0.93 / 0.93 (depth 2: 1.52 /
+/// every default plans its chunks (Chunk 0: stencil_sweep_plan). Measured at 512^3, chunks of 64,
+/// 64 steps, x the copy per step (NVBench, zero / clamp): H100 floats 1.81 / 1.40 against single
+/// steps' 0.91 / 0.93, doubles 2.02 / 1.85 against 0.93 / 0.93 (depth 2: 1.52 /
 /// 1.48); H200 floats 1.30 / 1.01 against 0.94 / 0.92, doubles 1.49 / 1.32 (depth 2: 1.43 / 1.34)
 /// against 0.93 / 0.93.
 /// gain_over_single: the sweep over single steps with every wave full, H100, 512^3, zero's (fill
