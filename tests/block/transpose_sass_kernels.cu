@@ -116,4 +116,14 @@ template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<1, Tr
     const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
 template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<2, TransposeAlgorithm::realigned_rows>::type, HalfBits>(
     const HalfBits*, HalfBits*, int, int, int, int, int, long long, long long, TransposeGrid, int);
+
+// The rotated algorithms, 9 floats: channel chunks by 16-byte loads and stores, the stage's rotated
+// side in 4-byte accesses, its flat side in 16-byte ones; nothing in local memory (the rotation's
+// selects keep each chunk in registers).
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_cols_rotated, 9>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, long long, long long, long long, int);
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 9>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, long long, long long, long long, int);
 }  // namespace smemtile::detail

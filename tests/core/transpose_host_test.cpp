@@ -640,10 +640,13 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
       CHECK(select(k, 1 << 24, 1, e) == (e <= 8 ? A::narrow_cols_registers : A::narrow_cols));  // k x 2^24
       CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
-    for (int k : {9, 12, 16, 24, 32}) {  // channel groups (whole 16-byte chunks) or words, else records
-      const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k);
-      CHECK(select(k, 1 << 24, 1, e) == (groups ? A::narrow_cols_registers : A::narrow_cols));
-      CHECK(select(1 << 24, k, 1, e) == (groups ? A::narrow_rows_registers : A::narrow_rows));
+    for (int k : {9, 12, 16, 24, 31, 32}) {  // channel groups (whole 16-byte chunks) or words, odd K of
+      // 4-byte elements rotated, else records
+      const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k), rotated = e == 4 && k % 2 == 1;
+      CHECK(select(k, 1 << 24, 1, e) ==
+            (groups ? A::narrow_cols_registers : rotated ? A::narrow_cols_rotated : A::narrow_cols));
+      CHECK(select(1 << 24, k, 1, e) ==
+            (groups ? A::narrow_rows_registers : rotated ? A::narrow_rows_rotated : A::narrow_rows));
     }
     CHECK(select(1 << 20, 8, 8, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // not a small batch
     // dense, aligned batches of whole register tiles take them (1- to 8-byte elements); 33 x 31 is
@@ -670,7 +673,8 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(100000, 32, 1, 4) == A::narrow_rows_registers);
   CHECK(select(100001, 32, 1, 4) == A::narrow_rows_registers);
   CHECK(select(100001, 32, 1, 2) == A::narrow_rows_registers);
-  CHECK(select(100000, 9, 1, 4) == A::narrow_rows);
+  CHECK(select(100000, 9, 1, 4) == A::narrow_rows_rotated);
+  CHECK(select(100000, 9, 1, 2) == A::narrow_rows);
   CHECK(select(100000, 33, 1, 4) == A::register_blocks);
   CHECK(select(32, 100000, 1, 4) == A::narrow_cols_registers);
   CHECK(select(32, 100001, 1, 4) == A::narrow_cols_registers);
@@ -727,7 +731,7 @@ TEST_CASE("select_transpose_algorithm: channel groups (K 9..32, whole 16-byte ch
   const long long n = 1 << 22;
   CHECK(select(12, n, 1, 4) == A::narrow_cols_registers);  // 12 floats: three chunks
   CHECK(select(n, 12, 1, 4) == A::narrow_rows_registers);
-  CHECK(select(n, 9, 1, 4) == A::narrow_rows);             // 9 floats: not whole chunks
+  CHECK(select(n, 9, 1, 4) == A::narrow_rows_rotated);     // 9 floats: not whole chunks, odd
   CHECK(select(16, n, 1, 1) == A::narrow_cols_registers);  // 16 bytes: one chunk
   CHECK(select(12, n, 1, 1) == A::narrow_cols_registers);  // 12 bytes: channel words (4 records a thread)
   CHECK(select(11, n, 1, 1) == A::narrow_cols);            // odd: the records
@@ -1038,6 +1042,69 @@ void check_narrow_register_words() {
   CHECK(taken == 19);  // bytes 10 12 14 18 20 22 24 28, halves 10 12 14 18 20 22 28, floats 10 14 18 22
 }
 }  // namespace
+
+// The rotated algorithms: odd K 9..31 of 4-byte elements, both directions, channel rows and records
+// 16-byte aligned, one full block (512 records up to K = 21, 256 above); the rotation's bank proof
+// holds for every odd K and fails for even ones (the check can fail).
+TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4-byte elements", "[transpose][policy][records]") {
+  using A = smemtile::TransposeAlgorithm;
+  using smemtile::TransposeSelectionInput;
+  for (int k = 1; k < 64; ++k) {
+    INFO("k " << k);
+    CHECK(smemtile::rotated_records_conflict_free(k) == (k % 2 == 1));
+  }
+  for (int t = 0; t < 64; ++t)
+    for (int m = 0; m < 4; ++m) CHECK(smemtile::rotated_record(smemtile::rotated_record_access(m, t), t) == m);
+  for (int e : {1, 2, 4, 8, 16})
+    for (int k = 1; k <= 40; ++k) {
+      INFO("e " << e << " k " << k);
+      const bool expected = e == 4 && k % 2 == 1 && k >= 9 && k <= 31;
+      CHECK(smemtile::narrow_rotated_extent(e, k) == expected);
+      if (!expected) {
+        CHECK(smemtile::select_transpose_algorithm(merge(1 << 22, k, e)) != A::narrow_cols_rotated);
+        CHECK(smemtile::select_transpose_algorithm(split(1 << 22, k, e)) != A::narrow_rows_rotated);
+        continue;
+      }
+      const int records = smemtile::narrow_rotated_records(k);
+      CHECK(records == (k <= 21 ? 512 : 256));
+      CHECK(records * k * e <= 48 * 1024);  // the stage fits static shared memory
+      CHECK(smemtile::select_transpose_algorithm(merge(records, k, e)) == A::narrow_cols_rotated);
+      CHECK(smemtile::select_transpose_algorithm(split(records, k, e)) == A::narrow_rows_rotated);
+      CHECK(smemtile::select_transpose_algorithm(merge(records - 1, k, e)) == A::narrow_cols);  // under a block
+      CHECK(smemtile::select_transpose_algorithm(split(records - 1, k, e)) == A::narrow_rows);
+      for (int split_side = 0; split_side < 2; ++split_side) {
+        const auto base = [&] { return split_side ? split(4 * records, k, e) : merge(4 * records, k, e); };
+        CHECK(smemtile::narrow_rotated_apply(base(), split_side, records));
+        TransposeSelectionInput in = base();
+        (split_side ? in.out_address : in.in_address) += 4;  // channel rows off 16 bytes
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        in = base();
+        (split_side ? in.ld_out : in.ld_in) += 1;  // their pitch
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        (split_side ? in.ld_out : in.ld_in) += 3;  // a pitch of whole chunks
+        CHECK(smemtile::narrow_rotated_apply(in, split_side, 1));
+        in = base();
+        (split_side ? in.in_address : in.out_address) += 4;  // the records off 16 bytes
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        in = base();
+        (split_side ? in.ld_in : in.ld_out) += 1;  // the records not contiguous
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        in = base();
+        in.batch = 3;
+        CHECK(smemtile::narrow_rotated_apply(in, split_side, 1));
+        (split_side ? in.stride_in : in.stride_out) += 1;  // the second matrix's records off 16 bytes
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        in = base();
+        in.batch = 3;
+        (split_side ? in.stride_out : in.stride_in) += 1;  // the second matrix's channel rows
+        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+      }
+    }
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<
+                 smemtile::DefaultNarrowRotatedPolicy<4, A::narrow_cols_rotated, 9>::type, 4>::ok);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<
+                 smemtile::DefaultNarrowRotatedPolicy<4, A::narrow_rows_rotated, 31>::type, 4>::ok);
+}
 
 TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligned, one full block", "[transpose][policy][records]") {
   using smemtile::TransposeSelectionInput;

@@ -1,5 +1,6 @@
 // GPU tests of device_transpose's record algorithms (narrow_rows, narrow_cols, small_batch; issue 21),
-// the register and staged small-batch algorithms (small_batch_registers, small_batch_staged)
+// the register and staged small-batch algorithms (small_batch_registers, small_batch_staged), the
+// rotated algorithms (narrow_rows_rotated, narrow_cols_rotated)
 // and of the block-level de-interleave they are built on (block/interleave.cuh).
 //
 // device_transpose against a host reference on random cases (seed printed with INFO), for elements
@@ -366,6 +367,41 @@ void run_registers(int cases) {
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
+// The rotated algorithms (odd K 9..transpose_rotated_max of 4-byte elements) in both directions,
+// each asserting the algorithm it reaches: N two full blocks and a short one (a padded, aligned
+// channel pitch), exactly one block, one record short of it (the records then), a batch with
+// 16-byte gaps, a random N up to 10^6 now and then; then what must not take them: channel rows
+// off 16 bytes (a pitch of N + 1, the channel pointer moved by 4 bytes) and records off 16 bytes.
+template <class T>
+void run_rotated(std::mt19937& rng) {
+  static_assert(sizeof(T) == 4, "the rotated algorithms move 4-byte elements");
+  for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_rotated_max; k += 2)
+    for (int tall = 0; tall < 2; ++tall) {
+      const int rotated =
+          static_cast<int>(tall ? TransposeAlgorithm::narrow_rows_rotated : TransposeAlgorithm::narrow_cols_rotated);
+      const int records_algorithm =
+          static_cast<int>(tall ? TransposeAlgorithm::narrow_rows : TransposeAlgorithm::narrow_cols);
+      const int records = smemtile::narrow_rotated_records(k);
+      const int n = 2 * records + 4 * uniform(rng, 0, 40) + uniform(rng, 1, 3);
+      const int ld = (n + 3) / 4 * 4 + 4 * uniform(rng, 0, 2);
+      run_case<T>(group_case(k, n, ld, tall, 1, 4), rng, false, rotated);
+      run_case<T>(group_case(k, records, records, tall, 1, 4), rng, false, rotated);
+      run_case<T>(group_case(k, records - 1, records, tall, 1, 4), rng, false, records_algorithm);
+      run_case<T>(group_case(k, records + 8, records + 8, tall, 2, 4), rng, false, rotated);
+      if (uniform(rng, 0, 3) == 0) {
+        const int large = uniform(rng, 100000, 1000000) / 4 * 4;
+        run_case<T>(group_case(k, large, large, tall, 1, 4), rng, false, rotated);
+      }
+      run_case<T>(group_case(k, n, n + 1, tall, 1, 4), rng, false, n % 4 == 3 ? rotated : records_algorithm);
+      Case moved = group_case(k, n, ld, tall, 1, 4);
+      (tall ? moved.out_shift : moved.in_shift) = 4;  // the channel rows
+      run_case<T>(moved, rng, false, records_algorithm);
+      moved = group_case(k, n, ld, tall, 1, 4);
+      (tall ? moved.in_shift : moved.out_shift) = 4;  // the records
+      run_case<T>(moved, rng, false, records_algorithm);
+    }
+}
+
 // small_batch_registers: the issue's batch shapes at a few blocks' worth, then random tile batches
 // (and spoiled ones, which must take small_batch_staged where still dense, else small_batch), each
 // asserting the algorithm it reaches.
@@ -534,6 +570,38 @@ TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, 
   });
   CHECK(refused(smemtile::device_transpose(Split3{}, in.get() + 1, out.get(), 5000, 3)));         // in misaligned
   CHECK(refused(smemtile::device_transpose(Split3{}, in.get(), out.get(), 100, 3, 4, 100, 1, 0, 0)));  // pitch 4
+  REQUIRE_CUDA(cudaGetLastError());
+}
+
+TEST_CASE("device_transpose rotated algorithms: odd K 9..31 of 4-byte elements, both ways", "[transpose][device][records]") {
+  const unsigned seed = smemtile_test::fresh_seed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  run_rotated<float>(rng);
+  run_rotated<int>(rng);
+}
+
+TEST_CASE("device_transpose rotated algorithms: a caller's policy runs, and refuses a shape it cannot move",
+          "[transpose][device][records]") {
+  using Merge9 = smemtile::DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_cols_rotated, 9>::type;
+  using Split9 = smemtile::DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 9>::type;
+  DeviceBuffer<float> in(2000 * 10 + 8), out(2000 * 10 + 8);  // every call below stays inside both
+  run_policy_case<float>(Case{9, 1999, 2000, 9, 1, 0, 0, 0, 0}, [](const float* i, float* o) {  // 3 blocks and a short one
+    return smemtile::device_transpose(Merge9{}, i, o, 9, 1999, 2000, 9, 1, 0, 0);
+  });
+  run_policy_case<float>(Case{1999, 9, 9, 2000, 1, 0, 0, 0, 0}, [](const float* i, float* o) {
+    return smemtile::device_transpose(Split9{}, i, o, 1999, 9, 9, 2000, 1, 0, 0);
+  });
+  const auto refused = [&](smemtile::LaunchStatus s) {
+    INFO(s.message);
+    return s.error == cudaErrorInvalidValue && s.message.find("rotated policy") != std::string::npos;
+  };
+  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get(), 11, 1000, 1000, 11, 1, 0, 0)));     // K is 9
+  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get(), 9, 1000, 1001, 9, 1, 0, 0)));       // pitch off 16 bytes
+  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get() + 1, out.get(), 9, 1000, 1000, 9, 1, 0, 0)));   // channels off 16
+  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get() + 1, 9, 1000, 1000, 9, 1, 0, 0)));   // records off 16
+  CHECK(refused(smemtile::device_transpose(Split9{}, in.get(), out.get(), 1000, 9, 10, 1000, 1, 0, 0)));      // records' pitch 10
+  CHECK(refused(smemtile::device_transpose(Split9{}, in.get(), out.get() + 2, 1000, 9, 9, 1000, 1, 0, 0)));   // channels off 16
   REQUIRE_CUDA(cudaGetLastError());
 }
 

@@ -7,6 +7,9 @@
 /// touches 32 distinct banks. record_layout_conflict_free() proves it with the bank model (banks.cuh)
 /// for every k and element size; the static_assert below runs it at compile time.
 ///
+/// Also rotated records: the stage order in which threads holding 4 records each as 16-byte chunks
+/// per element touch 32 banks per warp access for any odd k (rotated_record_word).
+///
 /// Also FastDivmod: a division by a run-time divisor that is a multiply-high, an add and a shift
 /// (Granlund-Montgomery), exact for every 32-bit dividend, made once per block.
 #pragma once
@@ -187,6 +190,35 @@ static_assert(record_chunk_conflict_free(6), "record_chunk_slot: conflicts for k
 static_assert(record_chunk_conflict_free(7), "record_chunk_slot: conflicts for k = 7");
 static_assert(record_chunk_conflict_free(8), "record_chunk_slot: conflicts for k = 8 (the staged chunks' 16-byte accesses "
                                              "must reach distinct banks; change record_chunk_slot)");
+
+/// Rotated records (records of an odd k of 4-byte words, staged flat as the records lie in global
+/// memory): thread t holds records 4t .. 4t + 3 as one 16-byte chunk per element c (a channel
+/// chunk), and its i-th shared access of element c touches record 4t + rotated_record(i, t). The
+/// rotation by lane / 8 puts a warp's 32 accesses of one (i, c) in 32 distinct banks for every odd
+/// k, where the plain order (record 4t + i) would put 8 lanes on each of 4 banks.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record(int i, int thread) { return (i + (thread & 31) / 8) & 3; }
+
+/// The access (i) in which thread `thread` touches record 4 thread + m: the inverse of rotated_record.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record_access(int m, int thread) { return (m - (thread & 31) / 8) & 3; }
+
+/// The stage word thread `thread`'s i-th access of element c touches, records of k words.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record_word(int thread, int i, int c, int k) {
+  return (4 * thread + rotated_record(i, thread)) * k + c;
+}
+
+/// Whether rotated_record_word's 4-byte accesses are conflict-free under the bank model for records
+/// of k words: lane l's i-th access of element c, every i and c (warps differ by 128 k words, a
+/// multiple of the 32 banks, so one warp stands for all).
+SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k) {
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < k; ++c) {
+      WarpAccess access{{}, ~0u, 4, AccessOp::store};  // loads (splitting) meet the same banks
+      for (int lane = 0; lane < warp_lanes; ++lane)
+        access.byte_address[lane] = static_cast<unsigned>(rotated_record_word(lane, i, c, k) * 4);
+      if (bank_cost(access).conflicts != 0) return false;
+    }
+  return true;
+}
 
 /// n / d and n % d for a run-time divisor d >= 1 fixed for many dividends: q = (mulhi(n, m) + n) >> s,
 /// exact for every unsigned 32-bit n (Granlund and Montgomery, 1994).

@@ -15,6 +15,9 @@
 //   SMEMTILE_TRANSPOSE_CASE 8  the default channel-group policy for 12 floats: accepted
 //   SMEMTILE_TRANSPOSE_CASE 9  records of 40 floats (whole chunks, over transpose_register_group_max):
 //                              "must be 1..transpose_register_group_max"
+//   SMEMTILE_TRANSPOSE_CASE 10 narrow_cols_rotated with K = 10 (the rotation is conflict-free for odd K
+//                              only): "an odd K of 9..transpose_rotated_max"
+//   SMEMTILE_TRANSPOSE_CASE 11 the default narrow_rows_rotated policy for 31 floats: accepted
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -47,13 +50,19 @@ constexpr int elem_bytes = 4;
 #elif SMEMTILE_TRANSPOSE_CASE == 9
 using P = TransposePolicy<split, 1024, 40, 0, 2, false>;
 constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 10
+using P = TransposePolicy<TransposeAlgorithm::narrow_cols_rotated, 10, 512, 0, 1, false, 128>;
+constexpr int elem_bytes = 4;
+#elif SMEMTILE_TRANSPOSE_CASE == 11
+using P = DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 31>::type;
+constexpr int elem_bytes = 4;
 #else
 using P = DefaultNarrowRegisterPolicy<2, TransposeAlgorithm::narrow_cols_registers, 5>::type;
 constexpr int elem_bytes = 2;
 #endif
 
 static_assert(TransposePolicyCheck<P, elem_bytes>::ok, "");
-#if SMEMTILE_TRANSPOSE_CASE < 3 || SMEMTILE_TRANSPOSE_CASE >= 8  // the narrow register cases
+#if SMEMTILE_TRANSPOSE_CASE < 3 || SMEMTILE_TRANSPOSE_CASE == 8 || SMEMTILE_TRANSPOSE_CASE == 9  // narrow register cases
 static_assert(detail::NarrowRegisterShape<P, elem_bytes>::records > 0, "");
 #endif
 

@@ -10,6 +10,7 @@
 #include "../kernels/transpose_kernel.cuh"   // transpose_kernel, transpose_grid
 #include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
 #include "../kernels/transpose_narrow_registers.cuh"  // transpose_narrow_registers_kernel
+#include "../kernels/transpose_narrow_rotated.cuh"    // transpose_narrow_rotated_kernel
 #include "../kernels/transpose_batch_registers.cuh"   // transpose_batch_registers_kernel
 #include "../kernels/transpose_batch_staged.cuh"      // transpose_batch_staged_kernel
 #include "../kernels/transpose_realigned.cuh"         // transpose_realigned_kernel
@@ -95,6 +96,49 @@ LaunchStatus launch_transpose_narrow_registers(const Bits* in, Bits* out, int ro
   transpose_narrow_registers_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
       in, out, n, ld_in, ld_out, stride_in, stride_out, static_cast<int>(runs), channels_aligned);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
+// Launches transpose_narrow_rotated_kernel with a rotated Policy: one block per run of records and
+// matrix, one flat grid. Refuses shapes the policy cannot move (narrow_rotated_apply with K its
+// narrow extent).
+template <class Policy, class Bits>
+LaunchStatus launch_transpose_narrow_rotated(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                             int batch, long long stride_in, long long stride_out,
+                                             cudaStream_t stream) {
+  static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
+  constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_rotated;
+  const TransposeSelectionInput shape = selection_input(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out);
+  if ((split ? cols != Policy::cols : rows != Policy::rows) || !narrow_rotated_apply(shape, split, 1))
+    return failed_launch(cudaErrorInvalidValue,
+                         "smemtile::device_transpose: a rotated policy needs the narrow extent equal to its K, the "
+                         "channel rows 16-byte aligned, the records contiguous (pitch K) with their pointer and batch "
+                         "stride 16-byte aligned, and at most INT_MAX - 16 of them");
+  const int n = split ? rows : cols;
+  const long long runs = (n + 4LL * Policy::threads - 1) / (4LL * Policy::threads);
+  if (runs * batch > 2147483647LL)
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  transpose_narrow_rotated_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
+      in, out, n, split ? ld_out : ld_in, stride_in, stride_out, static_cast<int>(runs));
+  return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+}
+
+// The default policy of a rotated Algorithm for the call's K (a narrow_rotated_extent), launched:
+// one kernel per such K.
+template <TransposeAlgorithm Algorithm, int K = transpose_register_narrow_max + 1, class Bits>
+LaunchStatus dispatch_narrow_rotated(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                     int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  if constexpr (narrow_rotated_extent(E, K)) {
+    if (k == K)
+      return launch_transpose_narrow_rotated<typename DefaultNarrowRotatedPolicy<E, Algorithm, K>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  }
+  if constexpr (K < transpose_rotated_max) {
+    return dispatch_narrow_rotated<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                     stride_out, stream);
+  } else {
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: no rotated kernel for this extent");
+  }
 }
 
 // Launches transpose_batch_registers_kernel with a small_batch_registers Policy: one block per
@@ -216,6 +260,9 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
                                                      stream);
   } else if constexpr (Policy::algorithm == TransposeAlgorithm::realigned_rows) {
     return launch_transpose_realigned<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+  } else if constexpr (is_rotated_transpose(Policy::algorithm)) {
+    return launch_transpose_narrow_rotated<Policy>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                                   stream);
   } else {
   static_assert(TransposePolicyCheck<Policy, static_cast<int>(sizeof(Bits))>::ok, "");
   const int tiles_across = (cols + Policy::cols - 1) / Policy::cols;
@@ -302,6 +349,16 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       if constexpr (E <= 8)
         return dispatch_narrow_registers<TransposeAlgorithm::narrow_cols_registers>(
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
+      break;
+    case TransposeAlgorithm::narrow_rows_rotated:
+      if constexpr (E == 4)
+        return dispatch_narrow_rotated<TransposeAlgorithm::narrow_rows_rotated>(cols, in, out, rows, cols, ld_in, ld_out,
+                                                                                batch, stride_in, stride_out, stream);
+      break;
+    case TransposeAlgorithm::narrow_cols_rotated:
+      if constexpr (E == 4)
+        return dispatch_narrow_rotated<TransposeAlgorithm::narrow_cols_rotated>(rows, in, out, rows, cols, ld_in, ld_out,
+                                                                                batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::realigned_rows:  // where the device gives a block the stage (Turing: 64 KB); else the tiles below
       if constexpr (E <= 2 && alignof(Bits) == E) {

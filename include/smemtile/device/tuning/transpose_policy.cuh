@@ -29,7 +29,9 @@ enum class TransposeAlgorithm {
   narrow_cols_registers,  ///< K x N -> N x K, K a compile-time Rows: channels merged into records in registers
   small_batch_registers,  ///< several whole small matrices per block, staged whole, transposed in T x T register tiles
   small_batch_staged,     ///< several whole small matrices of any shape per block, staged flat, output pieces gathered
-  realigned_rows          ///< tall tiles of rows at any 16-byte phase (1- and 2-byte elements): aligned 16-byte accesses on both sides, realigned in registers
+  realigned_rows,         ///< tall tiles of rows at any 16-byte phase (1- and 2-byte elements): aligned 16-byte accesses on both sides, realigned in registers
+  narrow_cols_rotated,    ///< K x N -> N x K, K an odd compile-time Rows (narrow_rotated_extent): channel chunks scattered into the records' stage in rotated order
+  narrow_rows_rotated     ///< N x K -> K x N, K an odd compile-time Cols: the records staged flat, channel chunks gathered in rotated order
 };
 
 /// The narrow side's largest extent: a matrix with cols (rows) up to this takes narrow_rows
@@ -55,6 +57,26 @@ inline constexpr int transpose_record_tile_bytes = 32 * 1024;
 SMEMTILE_HOST_DEVICE constexpr bool is_record_transpose(TransposeAlgorithm a) {
   return a == TransposeAlgorithm::narrow_rows || a == TransposeAlgorithm::narrow_cols ||
          a == TransposeAlgorithm::small_batch;
+}
+
+/// The largest odd extent of the rotated-record algorithms (4-byte elements: K = 9, 11, .. 31, the
+/// narrow side's odd K above the register algorithms'). H200, 2^22 records, % of cudaMemcpy, merging
+/// (narrow_cols_rotated / narrow_cols): K = 9..23 95-97 / 63-67, 25 and 27 87 / 65-67, 29 and 31
+/// 94-95 / 64-68; splitting (narrow_rows_rotated / narrow_rows): K = 9..25 82-85 / 77-82, 31 84.0 /
+/// 83.5 (docs/tuning.md, "Rotated records").
+inline constexpr int transpose_rotated_max = 31;
+
+/// Whether the rotated-record algorithms take records of k elements of elem_bytes: 4-byte elements, odd k
+/// above transpose_register_narrow_max up to transpose_rotated_max (rotated_record_word's bank
+/// proof needs k odd; even k take channel groups or words where they apply, else the records).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_extent(int elem_bytes, int k) {
+  return elem_bytes == 4 && k % 2 == 1 && k > transpose_register_narrow_max && k <= transpose_rotated_max;
+}
+
+/// Whether an algorithm is one of the rotated-record algorithms (narrow_rows_rotated,
+/// narrow_cols_rotated).
+SMEMTILE_HOST_DEVICE constexpr bool is_rotated_transpose(TransposeAlgorithm a) {
+  return a == TransposeAlgorithm::narrow_rows_rotated || a == TransposeAlgorithm::narrow_cols_rotated;
 }
 
 /// Whether an algorithm is one of the narrow register algorithms (Rows x Cols: records per block x
@@ -127,9 +149,14 @@ struct TransposePolicy {
       Fetch256 && Algorithm != TransposeAlgorithm::realigned_rows ? 2 : 1;  ///< tile columns going down side by side
   static constexpr int threads = Threads;                     ///< threads per block
   static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
-  static_assert(Algorithm == TransposeAlgorithm::realigned_rows ? Threads == 4 * Cols : Threads == 256,
+  static_assert(Algorithm == TransposeAlgorithm::realigned_rows        ? Threads == 4 * Cols
+                : Algorithm == TransposeAlgorithm::narrow_cols_rotated ? Cols == 4 * Threads && Threads % 32 == 0
+                : Algorithm == TransposeAlgorithm::narrow_rows_rotated ? Rows == 4 * Threads && Threads % 32 == 0
+                                                                       : Threads == 256,
                 "TransposePolicy: the transpose kernels are written for 256 threads (FixedThreadBlock<256>); "
-                "change them with this value (realigned_rows: 4 x Cols threads, a warp per 8 columns)");
+                "change them with this value (realigned_rows: 4 x Cols threads, a warp per 8 columns; "
+                "the rotated algorithms: whole warps of 4 records each, records (Cols of narrow_cols_rotated, Rows of "
+                "narrow_rows_rotated) = 4 x Threads)");
   static_assert(MinBlocks >= 1, "TransposePolicy: at least one block per multiprocessor");
   static_assert(Algorithm == TransposeAlgorithm::padded_elements || Pad == 0,
                 "TransposePolicy: only padded_elements tiles take a Pad (the others are swizzled)");
@@ -200,6 +227,15 @@ struct TransposePolicyCheck {
                     (ElemBytes <= 4 && Policy::rows == 512 / ElemBytes && Policy::cols % 8 == 0 && Policy::pad == 0),
                 "transpose policy: realigned_rows moves 1-, 2- and 4-byte elements in tiles of 512 / ElemBytes rows "
                 "(32 lanes of 16 output bytes) and a multiple of 8 columns (8 per warp), no Pad");
+  static_assert(!is_rotated_transpose(Policy::algorithm) ||
+                    (narrow_rotated_extent(ElemBytes, Policy::algorithm == TransposeAlgorithm::narrow_cols_rotated
+                                                          ? Policy::rows
+                                                          : Policy::cols) &&
+                     Policy::pad == 0 && !Policy::fetch_256 && Policy::rows * Policy::cols * ElemBytes <= 48 * 1024),
+                "transpose policy: the rotated algorithms move 4-byte elements, the narrow extent (Rows of "
+                "narrow_cols_rotated, Cols of narrow_rows_rotated) an odd K of 9..transpose_rotated_max "
+                "(narrow_rotated_extent), the stage (Rows x Cols elements) within 48 KB of static shared memory, no "
+                "Pad and no Fetch256");
   static_assert(detail::RealignedShapeCheck<Policy::algorithm == TransposeAlgorithm::realigned_rows &&
                                                 (ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4) &&
                                                 Policy::cols % 8 == 0 && Policy::cols >= 8,
@@ -376,6 +412,22 @@ struct DefaultNarrowRegisterPolicy {
   static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_registers;  ///< N x K -> K x N
   /// the policy
   using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
+};
+
+/// Records per block of the rotated algorithms' default policies for records of k elements: 128
+/// threads of 4 records (K x 2 KB staged) up to K = 21, 64 threads above (K KB).
+SMEMTILE_HOST_DEVICE constexpr int narrow_rotated_records(long long k) { return k <= 21 ? 512 : 256; }
+
+/// A rotated algorithm's default policy for K-element records of ElemBytes: narrow_rotated_records
+/// records per block (Cols of narrow_cols_rotated, Rows of narrow_rows_rotated), no register bound
+/// asked (loading all K chunks first keeps K 16-byte loads in flight per thread).
+template <int ElemBytes, TransposeAlgorithm Algorithm, int K>
+struct DefaultNarrowRotatedPolicy {
+  static_assert(is_rotated_transpose(Algorithm), "smemtile::DefaultNarrowRotatedPolicy: a rotated algorithm");
+  static constexpr int records = narrow_rotated_records(K);                      ///< records per block
+  static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_rotated;  ///< N x K -> K x N
+  /// the policy
+  using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 1, false, records / 4>;
 };
 
 namespace detail {

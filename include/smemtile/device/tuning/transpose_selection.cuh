@@ -93,6 +93,22 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelect
          (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
 }
 
+/// Whether a call can take a rotated algorithm (`split`: narrow_rows_rotated, in is N x K; else
+/// narrow_cols_rotated, in is K x N): K a narrow_rotated_extent, the channel rows 16-byte aligned,
+/// the records one contiguous run per matrix (pitch K) with their pointer and batch stride 16-byte
+/// aligned, and N at least `records_per_block` (one full block; a run's last, shorter block moves
+/// element by element) and at most INT_MAX - 16.
+SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_apply(const TransposeSelectionInput& in, bool split,
+                                                         long long records_per_block) {
+  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
+  const long long ld_flat = split ? in.ld_in : in.ld_out;
+  const long long stride_flat = split ? in.stride_in : in.stride_out;
+  const unsigned long long flat = split ? in.in_address : in.out_address;
+  return k <= transpose_rotated_max && narrow_rotated_extent(in.elem_bytes, static_cast<int>(k)) &&
+         channel_rows_aligned_to(in, split, 16) && ld_flat == k && flat % 16 == 0 &&
+         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
+}
+
 /// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
 /// rows and cols multiples of the register tile's side (batch_tiles_fit: 8 for 1- and 2-byte
 /// elements, 4 for 4-byte, 2 for 8-byte ones), a matrix fitting the stage, and the batch one flat
@@ -151,7 +167,9 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// transpose_record_tile_bytes: 64 x 64 doubles too), else small_batch_staged where
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
-/// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows where cols is at most transpose_narrow_max
+/// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows_rotated /
+/// narrow_cols_rotated where narrow_rotated_apply (odd K of 4-byte elements); else narrow_rows where
+/// cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
 /// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
 /// else the large-tile selection above (by the element size and that alignment). The record algorithms take any pitch and any (element-aligned) pointer: pitches,
@@ -170,6 +188,8 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
   if (in.elem_bytes <= 8 && in.rows <= transpose_register_group_max &&
       narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
     return TransposeAlgorithm::narrow_cols_registers;
+  if (narrow_rotated_apply(in, true, narrow_rotated_records(in.cols))) return TransposeAlgorithm::narrow_rows_rotated;
+  if (narrow_rotated_apply(in, false, narrow_rotated_records(in.rows))) return TransposeAlgorithm::narrow_cols_rotated;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
   const bool out_aligned = rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes);
