@@ -641,8 +641,9 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
       CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
     for (int k : {9, 12, 16, 24, 31, 32}) {  // channel groups (whole 16-byte chunks) or words, odd K of
-      // 4-byte elements rotated, else records
-      const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k), rotated = e == 4 && k % 2 == 1;
+      // 4- and 8-byte elements rotated, else records
+      const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k);
+      const bool rotated = (e == 4 || e == 8) && k % 2 == 1;
       CHECK(select(k, 1 << 24, 1, e) ==
             (groups ? A::narrow_cols_registers : rotated ? A::narrow_cols_rotated : A::narrow_cols));
       CHECK(select(1 << 24, k, 1, e) ==
@@ -1043,30 +1044,35 @@ void check_narrow_register_words() {
 }
 }  // namespace
 
-// The rotated algorithms: odd K 9..31 of 4-byte elements, both directions, channel rows and records
-// 16-byte aligned, one full block (512 records up to K = 21, 256 above); the rotation's bank proof
-// holds for every odd K and fails for even ones (the check can fail).
-TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4-byte elements", "[transpose][policy][records]") {
+// The rotated algorithms: odd K 9..31 of 4- and 8-byte elements, both directions, channel rows and
+// records 16-byte aligned, one full block (128 threads of 16 bytes' worth of records up to K = 21, 64
+// above); the rotation's bank proof holds for every odd K and fails for even ones (the check can fail).
+TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4- and 8-byte elements", "[transpose][policy][records]") {
   using A = smemtile::TransposeAlgorithm;
   using smemtile::TransposeSelectionInput;
   for (int k = 1; k < 64; ++k) {
     INFO("k " << k);
-    CHECK(smemtile::rotated_records_conflict_free(k) == (k % 2 == 1));
+    CHECK(smemtile::rotated_records_conflict_free(k, 4) == (k % 2 == 1));
+    CHECK(smemtile::rotated_records_conflict_free(k, 8) == (k % 2 == 1));
   }
-  for (int t = 0; t < 64; ++t)
-    for (int m = 0; m < 4; ++m) CHECK(smemtile::rotated_record(smemtile::rotated_record_access(m, t), t) == m);
+  for (int p : {2, 4})
+    for (int t = 0; t < 64; ++t)
+      for (int m = 0; m < p; ++m) {
+        const int i = smemtile::rotated_record_access(m, t, p);
+        CHECK((i >= 0 && i < p && smemtile::rotated_record(i, t, p) == m));
+      }
   for (int e : {1, 2, 4, 8, 16})
     for (int k = 1; k <= 40; ++k) {
       INFO("e " << e << " k " << k);
-      const bool expected = e == 4 && k % 2 == 1 && k >= 9 && k <= 31;
+      const bool expected = (e == 4 || e == 8) && k % 2 == 1 && k >= 9 && k <= 31;
       CHECK(smemtile::narrow_rotated_extent(e, k) == expected);
       if (!expected) {
         CHECK(smemtile::select_transpose_algorithm(merge(1 << 22, k, e)) != A::narrow_cols_rotated);
         CHECK(smemtile::select_transpose_algorithm(split(1 << 22, k, e)) != A::narrow_rows_rotated);
         continue;
       }
-      const int records = smemtile::narrow_rotated_records(k);
-      CHECK(records == (k <= 21 ? 512 : 256));
+      const int records = smemtile::narrow_rotated_records(k, e);
+      CHECK(records == (k <= 21 ? 128 : 64) * 16 / e);
       CHECK(records * k * e <= 48 * 1024);  // the stage fits static shared memory
       CHECK(smemtile::select_transpose_algorithm(merge(records, k, e)) == A::narrow_cols_rotated);
       CHECK(smemtile::select_transpose_algorithm(split(records, k, e)) == A::narrow_rows_rotated);
@@ -1104,6 +1110,8 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4-byte elements"
                  smemtile::DefaultNarrowRotatedPolicy<4, A::narrow_cols_rotated, 9>::type, 4>::ok);
   STATIC_REQUIRE(smemtile::TransposePolicyCheck<
                  smemtile::DefaultNarrowRotatedPolicy<4, A::narrow_rows_rotated, 31>::type, 4>::ok);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<
+                 smemtile::DefaultNarrowRotatedPolicy<8, A::narrow_cols_rotated, 21>::type, 8>::ok);
 }
 
 TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligned, one full block", "[transpose][policy][records]") {

@@ -367,37 +367,38 @@ void run_registers(int cases) {
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
-// The rotated algorithms (odd K 9..transpose_rotated_max of 4-byte elements) in both directions,
+// The rotated algorithms (odd K 9..transpose_rotated_max of 4- and 8-byte elements) in both directions,
 // each asserting the algorithm it reaches: N two full blocks and a short one (a padded, aligned
 // channel pitch), exactly one block, one record short of it (the records then), a batch with
 // 16-byte gaps, a random N up to 10^6 now and then; then what must not take them: channel rows
 // off 16 bytes (a pitch of N + 1, the channel pointer moved by 4 bytes) and records off 16 bytes.
 template <class T>
 void run_rotated(std::mt19937& rng) {
-  static_assert(sizeof(T) == 4, "the rotated algorithms move 4-byte elements");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the rotated algorithms move 4- and 8-byte elements");
+  constexpr int V = 16 / sizeof(T);
   for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_rotated_max; k += 2)
     for (int tall = 0; tall < 2; ++tall) {
       const int rotated =
           static_cast<int>(tall ? TransposeAlgorithm::narrow_rows_rotated : TransposeAlgorithm::narrow_cols_rotated);
       const int records_algorithm =
           static_cast<int>(tall ? TransposeAlgorithm::narrow_rows : TransposeAlgorithm::narrow_cols);
-      const int records = smemtile::narrow_rotated_records(k);
-      const int n = 2 * records + 4 * uniform(rng, 0, 40) + uniform(rng, 1, 3);
-      const int ld = (n + 3) / 4 * 4 + 4 * uniform(rng, 0, 2);
-      run_case<T>(group_case(k, n, ld, tall, 1, 4), rng, false, rotated);
-      run_case<T>(group_case(k, records, records, tall, 1, 4), rng, false, rotated);
-      run_case<T>(group_case(k, records - 1, records, tall, 1, 4), rng, false, records_algorithm);
-      run_case<T>(group_case(k, records + 8, records + 8, tall, 2, 4), rng, false, rotated);
+      const int records = smemtile::narrow_rotated_records(k, sizeof(T));
+      const int n = 2 * records + V * uniform(rng, 0, 40) + uniform(rng, 1, V - 1);
+      const int ld = (n + V - 1) / V * V + V * uniform(rng, 0, 2);
+      run_case<T>(group_case(k, n, ld, tall, 1, V), rng, false, rotated);
+      run_case<T>(group_case(k, records, records, tall, 1, V), rng, false, rotated);
+      run_case<T>(group_case(k, records - 1, records, tall, 1, V), rng, false, records_algorithm);
+      run_case<T>(group_case(k, records + 2 * V, records + 2 * V, tall, 2, V), rng, false, rotated);
       if (uniform(rng, 0, 3) == 0) {
-        const int large = uniform(rng, 100000, 1000000) / 4 * 4;
-        run_case<T>(group_case(k, large, large, tall, 1, 4), rng, false, rotated);
+        const int large = uniform(rng, 100000, 1000000) / V * V;
+        run_case<T>(group_case(k, large, large, tall, 1, V), rng, false, rotated);
       }
-      run_case<T>(group_case(k, n, n + 1, tall, 1, 4), rng, false, n % 4 == 3 ? rotated : records_algorithm);
-      Case moved = group_case(k, n, ld, tall, 1, 4);
-      (tall ? moved.out_shift : moved.in_shift) = 4;  // the channel rows
+      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, (n + 1) % V == 0 ? rotated : records_algorithm);
+      Case moved = group_case(k, n, ld, tall, 1, V);
+      (tall ? moved.out_shift : moved.in_shift) = static_cast<int>(alignof(T));  // the channel rows
       run_case<T>(moved, rng, false, records_algorithm);
-      moved = group_case(k, n, ld, tall, 1, 4);
-      (tall ? moved.in_shift : moved.out_shift) = 4;  // the records
+      moved = group_case(k, n, ld, tall, 1, V);
+      (tall ? moved.in_shift : moved.out_shift) = static_cast<int>(alignof(T));  // the records
       run_case<T>(moved, rng, false, records_algorithm);
     }
 }
@@ -573,12 +574,15 @@ TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, 
   REQUIRE_CUDA(cudaGetLastError());
 }
 
-TEST_CASE("device_transpose rotated algorithms: odd K 9..31 of 4-byte elements, both ways", "[transpose][device][records]") {
+TEST_CASE("device_transpose rotated algorithms: odd K 9..31 of 4- and 8-byte elements, both ways",
+          "[transpose][device][records]") {
   const unsigned seed = smemtile_test::fresh_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
   run_rotated<float>(rng);
   run_rotated<int>(rng);
+  run_rotated<double>(rng);
+  run_rotated<TwoFloats>(rng);  // 8 bytes aligned to 4: off 16 bytes by a word
 }
 
 TEST_CASE("device_transpose rotated algorithms: a caller's policy runs, and refuses a shape it cannot move",

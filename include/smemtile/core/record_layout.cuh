@@ -7,8 +7,9 @@
 /// touches 32 distinct banks. record_layout_conflict_free() proves it with the bank model (banks.cuh)
 /// for every k and element size; the static_assert below runs it at compile time.
 ///
-/// Also rotated records: the stage order in which threads holding 4 records each as 16-byte chunks
-/// per element touch 32 banks per warp access for any odd k (rotated_record_word).
+/// Also rotated records: the stage order in which threads holding 16 bytes' worth of records each, as
+/// a 16-byte chunk per element, meet distinct banks per warp access for any odd k
+/// (rotated_record_word).
 ///
 /// Also FastDivmod: a division by a run-time divisor that is a multiply-high, an add and a shift
 /// (Granlund-Montgomery), exact for every 32-bit dividend, made once per block.
@@ -191,30 +192,39 @@ static_assert(record_chunk_conflict_free(7), "record_chunk_slot: conflicts for k
 static_assert(record_chunk_conflict_free(8), "record_chunk_slot: conflicts for k = 8 (the staged chunks' 16-byte accesses "
                                              "must reach distinct banks; change record_chunk_slot)");
 
-/// Rotated records (records of an odd k of 4-byte words, staged flat as the records lie in global
-/// memory): thread t holds records 4t .. 4t + 3 as one 16-byte chunk per element c (a channel
-/// chunk), and its i-th shared access of element c touches record 4t + rotated_record(i, t). The
-/// rotation by lane / 8 puts a warp's 32 accesses of one (i, c) in 32 distinct banks for every odd
-/// k, where the plain order (record 4t + i) would put 8 lanes on each of 4 banks.
-SMEMTILE_HOST_DEVICE constexpr int rotated_record(int i, int thread) { return (i + (thread & 31) / 8) & 3; }
-
-/// The access (i) in which thread `thread` touches record 4 thread + m: the inverse of rotated_record.
-SMEMTILE_HOST_DEVICE constexpr int rotated_record_access(int m, int thread) { return (m - (thread & 31) / 8) & 3; }
-
-/// The stage word thread `thread`'s i-th access of element c touches, records of k words.
-SMEMTILE_HOST_DEVICE constexpr int rotated_record_word(int thread, int i, int c, int k) {
-  return (4 * thread + rotated_record(i, thread)) * k + c;
+/// Rotated records (records of an odd k of 4- or 8-byte elements, staged flat as the records lie in
+/// global memory): thread t holds the P = 16 / elem_bytes records P t .. P t + P - 1 as one 16-byte
+/// chunk per element c (a channel chunk), and its i-th shared access of element c touches record
+/// P t + rotated_record(i, t, P). The rotation by lane / 8 puts a warp's accesses of one (i, c) in
+/// distinct banks for every odd k (32 words; 8-byte elements: 16 slots per half warp), where the
+/// plain order (record P t + i) would put lanes 8 apart on one bank.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record(int i, int thread, int per_thread = 4) {
+  return (i + (thread & 31) / 8) % per_thread;
 }
 
-/// Whether rotated_record_word's 4-byte accesses are conflict-free under the bank model for records
-/// of k words: lane l's i-th access of element c, every i and c (warps differ by 128 k words, a
-/// multiple of the 32 banks, so one warp stands for all).
-SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k) {
-  for (int i = 0; i < 4; ++i)
+/// The access (i) in which thread `thread` touches record per_thread x thread + m: the inverse of
+/// rotated_record.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record_access(int m, int thread, int per_thread = 4) {
+  return (m + 4 * per_thread - (thread & 31) / 8) % per_thread;
+}
+
+/// The stage element thread `thread`'s i-th access of element c touches, records of k elements,
+/// per_thread records a thread.
+SMEMTILE_HOST_DEVICE constexpr int rotated_record_word(int thread, int i, int c, int k, int per_thread = 4) {
+  return (per_thread * thread + rotated_record(i, thread, per_thread)) * k + c;
+}
+
+/// Whether rotated_record_word's accesses are conflict-free under the bank model for records of k
+/// elements of elem_bytes (4 or 8): lane l's i-th access of element c, every i and c (warps differ
+/// by 32 x 16 k bytes, a multiple of the 128 bytes of banks, so one warp stands for all).
+SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k, int elem_bytes = 4) {
+  const int per_thread = 16 / elem_bytes;
+  for (int i = 0; i < per_thread; ++i)
     for (int c = 0; c < k; ++c) {
-      WarpAccess access{{}, ~0u, 4, AccessOp::store};  // loads (splitting) meet the same banks
+      WarpAccess access{{}, ~0u, elem_bytes, AccessOp::store};  // loads (splitting) meet the same banks
       for (int lane = 0; lane < warp_lanes; ++lane)
-        access.byte_address[lane] = static_cast<unsigned>(rotated_record_word(lane, i, c, k) * 4);
+        access.byte_address[lane] =
+            static_cast<unsigned>(rotated_record_word(lane, i, c, k, per_thread) * elem_bytes);
       if (bank_cost(access).conflicts != 0) return false;
     }
   return true;

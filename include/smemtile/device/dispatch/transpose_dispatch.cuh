@@ -114,7 +114,8 @@ LaunchStatus launch_transpose_narrow_rotated(const Bits* in, Bits* out, int rows
                          "channel rows 16-byte aligned, the records contiguous (pitch K) with their pointer and batch "
                          "stride 16-byte aligned, and at most INT_MAX - 16 of them");
   const int n = split ? rows : cols;
-  const long long runs = (n + 4LL * Policy::threads - 1) / (4LL * Policy::threads);
+  constexpr long long records = Policy::threads * (16 / static_cast<int>(sizeof(Bits)));
+  const long long runs = (n + records - 1) / records;
   if (runs * batch > 2147483647LL)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
   transpose_narrow_rotated_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
@@ -351,12 +352,12 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_rows_rotated:
-      if constexpr (E == 4)
+      if constexpr (E == 4 || E == 8)
         return dispatch_narrow_rotated<TransposeAlgorithm::narrow_rows_rotated>(cols, in, out, rows, cols, ld_in, ld_out,
                                                                                 batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_cols_rotated:
-      if constexpr (E == 4)
+      if constexpr (E == 4 || E == 8)
         return dispatch_narrow_rotated<TransposeAlgorithm::narrow_cols_rotated>(rows, in, out, rows, cols, ld_in, ld_out,
                                                                                 batch, stride_in, stride_out, stream);
       break;

@@ -1,14 +1,16 @@
 /// \file
-/// device_transpose's rotated-record kernels, for an odd K of 4-byte elements
+/// device_transpose's rotated-record kernels, for an odd K of 4- or 8-byte elements
 /// (narrow_rotated_extent): narrow_cols_rotated (K x N -> N x K) and narrow_rows_rotated (N x K ->
-/// K x N). A block takes a run of 4 x threads records, staged flat in shared memory as they lie in
-/// the records' array; thread t holds records 4t .. 4t + 3 of each channel as one 16-byte chunk and
-/// moves its words between that chunk and the stage in rotated order (rotated_record_word: 32 banks
-/// per warp access for any odd K). Both global sides move in coalesced 16-byte accesses; every
+/// K x N). A block takes a run of P = 16 / E records a thread, staged flat in shared memory as they
+/// lie in the records' array; thread t holds records P t .. P t + P - 1 of each channel as one
+/// 16-byte chunk and moves its elements between that chunk and the stage in rotated order
+/// (rotated_record_word: distinct banks per warp access for any odd K). Both global sides move in coalesced 16-byte accesses; every
 /// thread loads all its K chunks before it stages any. Channel rows and records 16-byte aligned
 /// (narrow_rotated_apply). A run's last, shorter block moves element by element and is its
 /// matrix's first block, so that it starts early.
 #pragma once
+
+#include <type_traits>  // std::conditional_t
 
 #include "../../block/interleave.cuh"        // chunk_word
 #include "../../block/record_registers.cuh"  // store_chunk
@@ -23,20 +25,43 @@ namespace smemtile {
 
 namespace detail {
 
+// One element of a rotated stage: a 4- or 8-byte unit.
+template <int E>
+using RotatedUnit = std::conditional_t<E == 4, unsigned, unsigned long long>;
+
+// Record m (0 .. 16 / E - 1, fixed per lane) of a channel chunk: selects, so that the chunk stays in
+// registers.
+template <int E>
+SMEMTILE_DEVICE RotatedUnit<E> chunk_unit(const uint4& chunk, int m) {
+  if constexpr (E == 4) return chunk_word(chunk, m);
+  else return m == 0 ? (static_cast<unsigned long long>(chunk.y) << 32 | chunk.x)
+                     : (static_cast<unsigned long long>(chunk.w) << 32 | chunk.z);
+}
+
+// A channel chunk of 16 / E units, the unit of record m being units[m].
+template <int E>
+SMEMTILE_DEVICE uint4 unit_chunk(const RotatedUnit<E> (&units)[16 / E]) {
+  if constexpr (E == 4) return uint4{units[0], units[1], units[2], units[3]};
+  else
+    return uint4{static_cast<unsigned>(units[0]), static_cast<unsigned>(units[0] >> 32), static_cast<unsigned>(units[1]),
+                 static_cast<unsigned>(units[1] >> 32)};
+}
+
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
-// ld) to its records at dst (K T chunks). chunk_word's selects (on the rotation, fixed per lane)
-// keep a chunk in registers.
+// ld) to its records at dst (K T chunks).
 template <int K, int T, class Bits>
 SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* dst, uint4* stage) {
+  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / E;
   const int t = static_cast<int>(threadIdx.x);
   uint4 chunks[K];
 #pragma unroll
   for (int c = 0; c < K; ++c) chunks[c] = reinterpret_cast<const uint4*>(src + c * ld)[t];
-  unsigned* words = reinterpret_cast<unsigned*>(stage);
+  auto* units = reinterpret_cast<RotatedUnit<E>*>(stage);
 #pragma unroll
   for (int c = 0; c < K; ++c)
 #pragma unroll
-    for (int i = 0; i < 4; ++i) words[rotated_record_word(t, i, c, K)] = chunk_word(chunks[c], rotated_record(i, t));
+    for (int i = 0; i < P; ++i)
+      units[rotated_record_word(t, i, c, K, P)] = chunk_unit<E>(chunks[c], rotated_record(i, t, P));
   __syncthreads();
   uint4* flat = reinterpret_cast<uint4*>(dst);
 #pragma unroll
@@ -47,6 +72,7 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
 // first record of row c at dst + c ld).
 template <int K, int T, class Bits>
 SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long ld, uint4* stage) {
+  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / E;
   const int t = static_cast<int>(threadIdx.x);
   const uint4* flat = reinterpret_cast<const uint4*>(src);
   uint4 chunks[K];
@@ -55,19 +81,20 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
 #pragma unroll
   for (int j = 0; j < K; ++j) stage[j * T + t] = chunks[j];
   __syncthreads();
-  const unsigned* words = reinterpret_cast<const unsigned*>(stage);
+  const auto* units = reinterpret_cast<const RotatedUnit<E>*>(stage);
 #pragma unroll
   for (int c = 0; c < K; ++c) {
-    uint4 gathered;  // word i: record 4t + rotated_record(i, t)
-    gathered.x = words[rotated_record_word(t, 0, c, K)];
-    gathered.y = words[rotated_record_word(t, 1, c, K)];
-    gathered.z = words[rotated_record_word(t, 2, c, K)];
-    gathered.w = words[rotated_record_word(t, 3, c, K)];
-    const uint4 chunk{chunk_word(gathered, rotated_record_access(0, t)),
-                      chunk_word(gathered, rotated_record_access(1, t)),
-                      chunk_word(gathered, rotated_record_access(2, t)),
-                      chunk_word(gathered, rotated_record_access(3, t))};
-    store_chunk(dst + c * ld + 4 * t, chunk);
+    RotatedUnit<E> gathered[P], ordered[P];  // gathered[i]: record P t + rotated_record(i, t, P)
+#pragma unroll
+    for (int i = 0; i < P; ++i) gathered[i] = units[rotated_record_word(t, i, c, K, P)];
+#pragma unroll
+    for (int m = 0; m < P; ++m) {  // selects on the lane's rotation, as chunk_unit's
+      const int i = rotated_record_access(m, t, P);
+      ordered[m] = gathered[0];
+#pragma unroll
+      for (int j = 1; j < P; ++j) ordered[m] = i == j ? gathered[j] : ordered[m];
+    }
+    store_chunk(dst + c * ld + P * t, unit_chunk<E>(ordered));
   }
 }
 
@@ -76,11 +103,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_narrow_rotated_kernel(const Bits* in, Bits* out, int extent, long long ld_channels, long long stride_in,
                                     long long stride_out, int runs) {
   constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_rotated;
-  constexpr int K = split ? Policy::cols : Policy::rows, T = Policy::threads, Records = 4 * T;
+  constexpr int E = static_cast<int>(sizeof(Bits)), K = split ? Policy::cols : Policy::rows, T = Policy::threads;
+  constexpr int Records = T * (16 / E);
+  static_assert(E == 4 || E == 8, "the rotated algorithms: 4- and 8-byte elements");
   static_assert(is_rotated_transpose(Policy::algorithm) && (split ? Policy::rows : Policy::cols) == Records,
-                "the rotated algorithms: 4 records a thread");
-  static_assert(sizeof(Bits) == 4, "the rotated algorithms: 4-byte elements (one stage word each)");
-  static_assert(rotated_records_conflict_free(K),
+                "the rotated algorithms: 16 bytes' worth of records a thread");
+  static_assert(rotated_records_conflict_free(K, E),
                 "the rotated algorithms: rotated_record_word must be conflict-free for K");
   __shared__ uint4 stage[K * T];
   const int matrix = static_cast<int>(blockIdx.x) / runs;

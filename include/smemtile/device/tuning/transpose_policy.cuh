@@ -59,18 +59,18 @@ SMEMTILE_HOST_DEVICE constexpr bool is_record_transpose(TransposeAlgorithm a) {
          a == TransposeAlgorithm::small_batch;
 }
 
-/// The largest odd extent of the rotated-record algorithms (4-byte elements: K = 9, 11, .. 31, the
-/// narrow side's odd K above the register algorithms'). H200, 2^22 records, % of cudaMemcpy, merging
-/// (narrow_cols_rotated / narrow_cols): K = 9..23 95-97 / 63-67, 25 and 27 87 / 65-67, 29 and 31
-/// 94-95 / 64-68; splitting (narrow_rows_rotated / narrow_rows): K = 9..25 82-85 / 77-82, 31 84.0 /
-/// 83.5 (docs/tuning.md, "Rotated records").
+/// The largest odd extent of the rotated-record algorithms (4- and 8-byte elements: K = 9, 11, .. 31,
+/// the narrow side's odd K above the register algorithms'). H200, 2^22 records, % of cudaMemcpy,
+/// rotated / the record algorithms: floats merging 86.7-97.7 / 63-68, splitting 94.0-97.1 / 76-84;
+/// doubles merging 93.5-98.0 / 73-84, splitting 90.1-95.5 / 80-86 (docs/tuning.md, "Rotated records").
 inline constexpr int transpose_rotated_max = 31;
 
-/// Whether the rotated-record algorithms take records of k elements of elem_bytes: 4-byte elements, odd k
+/// Whether the rotated-record algorithms take records of k elements of elem_bytes: 4- and 8-byte elements, odd k
 /// above transpose_register_narrow_max up to transpose_rotated_max (rotated_record_word's bank
 /// proof needs k odd; even k take channel groups or words where they apply, else the records).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_extent(int elem_bytes, int k) {
-  return elem_bytes == 4 && k % 2 == 1 && k > transpose_register_narrow_max && k <= transpose_rotated_max;
+  return (elem_bytes == 4 || elem_bytes == 8) && k % 2 == 1 && k > transpose_register_narrow_max &&
+         k <= transpose_rotated_max;
 }
 
 /// Whether an algorithm is one of the rotated-record algorithms (narrow_rows_rotated,
@@ -150,13 +150,13 @@ struct TransposePolicy {
   static constexpr int threads = Threads;                     ///< threads per block
   static_assert(Rows > 0 && Cols > 0, "TransposePolicy: tiles of at least one row and column");
   static_assert(Algorithm == TransposeAlgorithm::realigned_rows        ? Threads == 4 * Cols
-                : Algorithm == TransposeAlgorithm::narrow_cols_rotated ? Cols == 4 * Threads && Threads % 32 == 0
-                : Algorithm == TransposeAlgorithm::narrow_rows_rotated ? Rows == 4 * Threads && Threads % 32 == 0
+                : Algorithm == TransposeAlgorithm::narrow_cols_rotated ? Cols % Threads == 0 && Threads % 32 == 0
+                : Algorithm == TransposeAlgorithm::narrow_rows_rotated ? Rows % Threads == 0 && Threads % 32 == 0
                                                                        : Threads == 256,
                 "TransposePolicy: the transpose kernels are written for 256 threads (FixedThreadBlock<256>); "
                 "change them with this value (realigned_rows: 4 x Cols threads, a warp per 8 columns; "
-                "the rotated algorithms: whole warps of 4 records each, records (Cols of narrow_cols_rotated, Rows of "
-                "narrow_rows_rotated) = 4 x Threads)");
+                "the rotated algorithms: whole warps, records (Cols of narrow_cols_rotated, Rows of narrow_rows_rotated) a "
+                "multiple of Threads)");
   static_assert(MinBlocks >= 1, "TransposePolicy: at least one block per multiprocessor");
   static_assert(Algorithm == TransposeAlgorithm::padded_elements || Pad == 0,
                 "TransposePolicy: only padded_elements tiles take a Pad (the others are swizzled)");
@@ -232,10 +232,15 @@ struct TransposePolicyCheck {
                                                           ? Policy::rows
                                                           : Policy::cols) &&
                      Policy::pad == 0 && !Policy::fetch_256 && Policy::rows * Policy::cols * ElemBytes <= 48 * 1024),
-                "transpose policy: the rotated algorithms move 4-byte elements, the narrow extent (Rows of "
+                "transpose policy: the rotated algorithms move 4- and 8-byte elements, the narrow extent (Rows of "
                 "narrow_cols_rotated, Cols of narrow_rows_rotated) an odd K of 9..transpose_rotated_max "
                 "(narrow_rotated_extent), the stage (Rows x Cols elements) within 48 KB of static shared memory, no "
                 "Pad and no Fetch256");
+  static_assert(!is_rotated_transpose(Policy::algorithm) || ElemBytes > 16 ||
+                    (Policy::algorithm == TransposeAlgorithm::narrow_cols_rotated ? Policy::cols : Policy::rows) ==
+                        Policy::threads * (16 / ElemBytes),
+                "transpose policy: the rotated algorithms take 16 / element bytes records a thread (records = "
+                "Threads x 16 / element bytes)");
   static_assert(detail::RealignedShapeCheck<Policy::algorithm == TransposeAlgorithm::realigned_rows &&
                                                 (ElemBytes == 1 || ElemBytes == 2 || ElemBytes == 4) &&
                                                 Policy::cols % 8 == 0 && Policy::cols >= 8,
@@ -414,9 +419,15 @@ struct DefaultNarrowRegisterPolicy {
   using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
 };
 
-/// Records per block of the rotated algorithms' default policies for records of k elements: 128
-/// threads of 4 records (K x 2 KB staged) up to K = 21, 64 threads above (K KB).
-SMEMTILE_HOST_DEVICE constexpr int narrow_rotated_records(long long k) { return k <= 21 ? 512 : 256; }
+/// Threads per block of the rotated algorithms' default policies for records of k elements: 128 (a
+/// stage of K x 2 KB) up to K = 21, 64 above (K KB).
+SMEMTILE_HOST_DEVICE constexpr int narrow_rotated_threads(long long k) { return k <= 21 ? 128 : 64; }
+
+/// Records per block of the rotated algorithms' default policies: narrow_rotated_threads x 16 /
+/// elem_bytes.
+SMEMTILE_HOST_DEVICE constexpr int narrow_rotated_records(long long k, int elem_bytes) {
+  return narrow_rotated_threads(k) * (16 / elem_bytes);
+}
 
 /// A rotated algorithm's default policy for K-element records of ElemBytes: narrow_rotated_records
 /// records per block (Cols of narrow_cols_rotated, Rows of narrow_rows_rotated), no register bound
@@ -424,10 +435,11 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_rotated_records(long long k) { return 
 template <int ElemBytes, TransposeAlgorithm Algorithm, int K>
 struct DefaultNarrowRotatedPolicy {
   static_assert(is_rotated_transpose(Algorithm), "smemtile::DefaultNarrowRotatedPolicy: a rotated algorithm");
-  static constexpr int records = narrow_rotated_records(K);                      ///< records per block
+  static constexpr int records = narrow_rotated_records(K, ElemBytes);           ///< records per block
   static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_rotated;  ///< N x K -> K x N
   /// the policy
-  using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 1, false, records / 4>;
+  using type =
+      TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 1, false, narrow_rotated_threads(K)>;
 };
 
 namespace detail {

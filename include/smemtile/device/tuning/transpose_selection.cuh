@@ -168,7 +168,7 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows_rotated /
-/// narrow_cols_rotated where narrow_rotated_apply (odd K of 4-byte elements); else narrow_rows where
+/// narrow_cols_rotated where narrow_rotated_apply (odd K of 4- and 8-byte elements); else narrow_rows where
 /// cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
 /// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
@@ -188,8 +188,10 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
   if (in.elem_bytes <= 8 && in.rows <= transpose_register_group_max &&
       narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
     return TransposeAlgorithm::narrow_cols_registers;
-  if (narrow_rotated_apply(in, true, narrow_rotated_records(in.cols))) return TransposeAlgorithm::narrow_rows_rotated;
-  if (narrow_rotated_apply(in, false, narrow_rotated_records(in.rows))) return TransposeAlgorithm::narrow_cols_rotated;
+  if (narrow_rotated_apply(in, true, narrow_rotated_records(in.cols, in.elem_bytes)))
+    return TransposeAlgorithm::narrow_rows_rotated;
+  if (narrow_rotated_apply(in, false, narrow_rotated_records(in.rows, in.elem_bytes)))
+    return TransposeAlgorithm::narrow_cols_rotated;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
   const bool out_aligned = rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes);
