@@ -67,6 +67,21 @@ SMEMTILE_HOST_DEVICE constexpr bool channel_rows_aligned_to(const TransposeSelec
                : rows_aligned_to(bytes, in.in_address, in.ld_in, in.stride_in, in.batch, in.elem_bytes);
 }
 
+/// The records' side of a narrow call (`split`: in is N x K, records in; else in is K x N, records
+/// out) as the narrow register and rotated algorithms need it: one contiguous run per matrix (pitch
+/// K) whose pointer and batch stride are 16-byte aligned, so that a block's records are whole 16-byte
+/// chunks, and N from `records_per_block` (one full block) to INT_MAX - 16 (the kernels look a
+/// segment past a block in int arithmetic).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_records_whole_chunks(const TransposeSelectionInput& in, bool split,
+                                                                long long records_per_block) {
+  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
+  const long long ld_flat = split ? in.ld_in : in.ld_out;
+  const long long stride_flat = split ? in.stride_in : in.stride_out;
+  const unsigned long long flat = split ? in.in_address : in.out_address;
+  return ld_flat == k && flat % 16 == 0 && (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) &&
+         n >= records_per_block && n <= INT_MAX - 16;
+}
+
 /// Whether a call can take a narrow register algorithm (`split`: narrow_rows_registers, in is N x
 /// K; else narrow_cols_registers, in is K x N): elements of at most 8 bytes, K a narrow register
 /// extent (narrow_register_extent), the records one contiguous run per matrix (their pitch is K)
@@ -80,17 +95,13 @@ SMEMTILE_HOST_DEVICE constexpr bool channel_rows_aligned_to(const TransposeSelec
 /// need the channel rows aligned to their word.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
-  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
-  const long long ld_flat = split ? in.ld_in : in.ld_out;
-  const long long stride_flat = split ? in.stride_in : in.stride_out;
-  const unsigned long long flat = split ? in.in_address : in.out_address;
+  const long long k = split ? in.cols : in.rows;
   if (k > transpose_register_group_max || !narrow_register_extent(in.elem_bytes, static_cast<int>(k))) return false;
   const int word = narrow_register_word_bytes(in.elem_bytes, static_cast<int>(k));
   const bool channels_ok = k <= transpose_register_narrow_max ||
                            (word != 0 ? channel_rows_aligned_to(in, split, word)
                                       : channel_rows_aligned_to(in, split, 16) || split || in.elem_bytes >= 4);
-  return channels_ok && ld_flat == k && flat % 16 == 0 &&
-         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
+  return channels_ok && narrow_records_whole_chunks(in, split, records_per_block);
 }
 
 /// Whether a call can take a rotated algorithm (`split`: narrow_rows_rotated, in is N x K; else
@@ -100,13 +111,9 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelect
 /// element by element) and at most INT_MAX - 16.
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_apply(const TransposeSelectionInput& in, bool split,
                                                          long long records_per_block) {
-  const long long k = split ? in.cols : in.rows, n = split ? in.rows : in.cols;
-  const long long ld_flat = split ? in.ld_in : in.ld_out;
-  const long long stride_flat = split ? in.stride_in : in.stride_out;
-  const unsigned long long flat = split ? in.in_address : in.out_address;
+  const long long k = split ? in.cols : in.rows;
   return k <= transpose_rotated_max && narrow_rotated_extent(in.elem_bytes, static_cast<int>(k)) &&
-         channel_rows_aligned_to(in, split, 16) && ld_flat == k && flat % 16 == 0 &&
-         (in.batch <= 1 || (stride_flat * in.elem_bytes) % 16 == 0) && n >= records_per_block && n <= INT_MAX - 16;
+         channel_rows_aligned_to(in, split, 16) && narrow_records_whole_chunks(in, split, records_per_block);
 }
 
 /// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
