@@ -4,13 +4,11 @@
 /// K x N). A block takes a run of P = 16 / E records a thread, staged flat in shared memory as they
 /// lie in the records' array; thread t holds records P t .. P t + P - 1 of each channel as one
 /// 16-byte chunk and moves its elements between that chunk and the stage in rotated order
-/// (rotated_record_word: distinct banks per warp access for any odd K). Both global sides move in coalesced 16-byte accesses; every
-/// thread loads all its K chunks before it stages any. Channel rows and records 16-byte aligned
+/// (rotated_record_word: distinct banks per warp access for any odd K). Both global sides move in
+/// coalesced 16-byte accesses; every thread loads all its K chunks before it stages any. Channel rows and records 16-byte aligned
 /// (narrow_rotated_apply). A run's last, shorter block moves element by element and is its
 /// matrix's first block, so that it starts early.
 #pragma once
-
-#include <type_traits>  // std::conditional_t
 
 #include "../../block/interleave.cuh"        // chunk_word
 #include "../../block/record_registers.cuh"  // store_chunk
@@ -18,6 +16,7 @@
 #include "../../core/record_layout.cuh"      // rotated_record, rotated_record_access, rotated_record_word
 #include "../tuning/transpose_policy.cuh"    // TransposeAlgorithm, narrow_rotated_extent
 #include "transpose_narrow_registers.cuh"    // move_records_by_element
+#include "transpose_narrow_words.cuh"        // ChannelWord
 
 namespace smemtile {
 
@@ -25,26 +24,19 @@ namespace smemtile {
 
 namespace detail {
 
-// One element of a rotated stage: a 4- or 8-byte unit.
+// Record m (0 .. 16 / E - 1, fixed per lane) of a channel chunk, as the E-byte piece
+// transpose_narrow_words.cuh names (ChannelWord): selects, so that the chunk stays in registers.
 template <int E>
-using RotatedUnit = std::conditional_t<E == 4, unsigned, unsigned long long>;
-
-// Record m (0 .. 16 / E - 1, fixed per lane) of a channel chunk: selects, so that the chunk stays in
-// registers.
-template <int E>
-SMEMTILE_DEVICE RotatedUnit<E> chunk_unit(const uint4& chunk, int m) {
+SMEMTILE_DEVICE ChannelWord<E> chunk_unit(const uint4& chunk, int m) {
   if constexpr (E == 4) return chunk_word(chunk, m);
-  else return m == 0 ? (static_cast<unsigned long long>(chunk.y) << 32 | chunk.x)
-                     : (static_cast<unsigned long long>(chunk.w) << 32 | chunk.z);
+  else return m == 0 ? make_uint2(chunk.x, chunk.y) : make_uint2(chunk.z, chunk.w);
 }
 
-// A channel chunk of 16 / E units, the unit of record m being units[m].
+// A channel chunk of 16 / E pieces, record m's being units[m].
 template <int E>
-SMEMTILE_DEVICE uint4 unit_chunk(const RotatedUnit<E> (&units)[16 / E]) {
+SMEMTILE_DEVICE uint4 unit_chunk(const ChannelWord<E> (&units)[16 / E]) {
   if constexpr (E == 4) return uint4{units[0], units[1], units[2], units[3]};
-  else
-    return uint4{static_cast<unsigned>(units[0]), static_cast<unsigned>(units[0] >> 32), static_cast<unsigned>(units[1]),
-                 static_cast<unsigned>(units[1] >> 32)};
+  else return uint4{units[0].x, units[0].y, units[1].x, units[1].y};
 }
 
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
@@ -56,7 +48,7 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
   uint4 chunks[K];
 #pragma unroll
   for (int c = 0; c < K; ++c) chunks[c] = reinterpret_cast<const uint4*>(src + c * ld)[t];
-  auto* units = reinterpret_cast<RotatedUnit<E>*>(stage);
+  auto* units = reinterpret_cast<ChannelWord<E>*>(stage);
 #pragma unroll
   for (int c = 0; c < K; ++c)
 #pragma unroll
@@ -81,10 +73,10 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
 #pragma unroll
   for (int j = 0; j < K; ++j) stage[j * T + t] = chunks[j];
   __syncthreads();
-  const auto* units = reinterpret_cast<const RotatedUnit<E>*>(stage);
+  const auto* units = reinterpret_cast<const ChannelWord<E>*>(stage);
 #pragma unroll
   for (int c = 0; c < K; ++c) {
-    RotatedUnit<E> gathered[P], ordered[P];  // gathered[i]: record P t + rotated_record(i, t, P)
+    ChannelWord<E> gathered[P], ordered[P];  // gathered[i]: record P t + rotated_record(i, t, P)
 #pragma unroll
     for (int i = 0; i < P; ++i) gathered[i] = units[rotated_record_word(t, i, c, K, P)];
 #pragma unroll
