@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <type_traits>  // std::conditional_t
 
 #include "../kernels/transpose_kernel.cuh"   // transpose_kernel, transpose_grid
 #include "../kernels/transpose_record_kernel.cuh"  // transpose_record_kernel (narrow sides, small batches)
@@ -123,25 +124,6 @@ LaunchStatus launch_transpose_narrow_rotated(const Bits* in, Bits* out, int rows
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
-// The default policy of a rotated Algorithm for the call's K (a narrow_rotated_extent), launched:
-// one kernel per such K.
-template <TransposeAlgorithm Algorithm, int K = transpose_register_narrow_max + 1, class Bits>
-LaunchStatus dispatch_narrow_rotated(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
-                                     int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
-  constexpr int E = static_cast<int>(sizeof(Bits));
-  if constexpr (narrow_rotated_extent(E, K)) {
-    if (k == K)
-      return launch_transpose_narrow_rotated<typename DefaultNarrowRotatedPolicy<E, Algorithm, K>::type>(
-          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-  }
-  if constexpr (K < transpose_rotated_max) {
-    return dispatch_narrow_rotated<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                     stride_out, stream);
-  } else {
-    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: no rotated kernel for this extent");
-  }
-}
-
 // Launches transpose_batch_registers_kernel with a small_batch_registers Policy: one block per
 // group of whole matrices (as many as its stage holds), one flat grid. Refuses batches the policy
 // cannot move (small_batch_registers_apply).
@@ -224,25 +206,6 @@ LaunchStatus launch_transpose_realigned(const Bits* in, Bits* out, int rows, int
                                             stream);
 }
 
-// The default narrow register policy of Algorithm for the call's K (a narrow_register_extent),
-// launched: one kernel per such K, none for the others.
-template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
-LaunchStatus dispatch_narrow_registers(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
-                                       int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
-  constexpr int E = static_cast<int>(sizeof(Bits));
-  if constexpr (narrow_register_extent(E, K)) {
-    if (k == K)
-      return launch_transpose_narrow_registers<typename DefaultNarrowRegisterPolicy<E, Algorithm, K>::type>(
-          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-  }
-  if constexpr (K < transpose_register_group_max) {
-    return dispatch_narrow_registers<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
-                                                       stride_out, stream);
-  } else {
-    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: no narrow register kernel for this extent");
-  }
-}
-
 // Launches transpose_kernel with Policy: one block per tile and matrix. (The kernel uses static
 // shared memory only: no attribute to set, no device limit to ask.)
 template <class Policy, class Bits>
@@ -275,6 +238,29 @@ LaunchStatus launch_transpose(const Bits* in, Bits* out, int rows, int cols, int
   transpose_kernel<Policy><<<dim3(grid.x, grid.y, grid.z), Policy::threads, 0, stream>>>(
       in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, grid, tiles_across);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
+  }
+}
+
+// The default policy of a narrow Algorithm whose extent is a compile-time K (the narrow register
+// algorithms: narrow_register_extent; the rotated ones: narrow_rotated_extent) for the call's K,
+// launched: one kernel per K the algorithm takes, none for the others.
+template <TransposeAlgorithm Algorithm, int K = 1, class Bits>
+LaunchStatus dispatch_narrow_extent(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
+                                    int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+  constexpr int E = static_cast<int>(sizeof(Bits));
+  constexpr bool rotated = is_rotated_transpose(Algorithm);
+  if constexpr (rotated ? narrow_rotated_extent(E, K) : narrow_register_extent(E, K)) {
+    using Default = std::conditional_t<rotated, DefaultNarrowRotatedPolicy<E, Algorithm, K>,
+                                       DefaultNarrowRegisterPolicy<E, Algorithm, K>>;
+    if (k == K)
+      return launch_transpose<typename Default::type>(in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out,
+                                                      stream);
+  }
+  if constexpr (K < transpose_register_group_max) {  // (transpose_rotated_max is below it)
+    return dispatch_narrow_extent<Algorithm, K + 1>(k, in, out, rows, cols, ld_in, ld_out, batch, stride_in,
+                                                    stride_out, stream);
+  } else {
+    return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: no narrow kernel for this extent");
   }
 }
 
@@ -343,23 +329,23 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
                                                                      stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows_registers:
       if constexpr (E <= 8)
-        return dispatch_narrow_registers<TransposeAlgorithm::narrow_rows_registers>(
+        return dispatch_narrow_extent<TransposeAlgorithm::narrow_rows_registers>(
             cols, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_cols_registers:
       if constexpr (E <= 8)
-        return dispatch_narrow_registers<TransposeAlgorithm::narrow_cols_registers>(
+        return dispatch_narrow_extent<TransposeAlgorithm::narrow_cols_registers>(
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_rows_rotated:
       if constexpr (E == 4 || E == 8)
-        return dispatch_narrow_rotated<TransposeAlgorithm::narrow_rows_rotated>(cols, in, out, rows, cols, ld_in, ld_out,
-                                                                                batch, stride_in, stride_out, stream);
+        return dispatch_narrow_extent<TransposeAlgorithm::narrow_rows_rotated>(
+            cols, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_cols_rotated:
       if constexpr (E == 4 || E == 8)
-        return dispatch_narrow_rotated<TransposeAlgorithm::narrow_cols_rotated>(rows, in, out, rows, cols, ld_in, ld_out,
-                                                                                batch, stride_in, stride_out, stream);
+        return dispatch_narrow_extent<TransposeAlgorithm::narrow_cols_rotated>(
+            rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::realigned_rows:  // where the device gives a block the stage (Turing: 64 KB); else the tiles below
       if constexpr (E <= 2 && alignof(Bits) == E) {
