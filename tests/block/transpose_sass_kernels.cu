@@ -126,4 +126,16 @@ template __global__ void transpose_narrow_rotated_kernel<
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 9>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, long long, long long, long long, int);
+
+// 9 bytes and 31 halves: records packed a word, the same accesses and byte permutes (PRMT) between
+// channel words and packed words; still nothing in local memory at 31 halves' registers.
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<1, TransposeAlgorithm::narrow_cols_rotated, 9>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, long long, long long, long long, int);
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<1, TransposeAlgorithm::narrow_rows_rotated, 9>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, long long, long long, long long, int);
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<2, TransposeAlgorithm::narrow_rows_rotated, 31>::type, HalfBits>(
+    const HalfBits*, HalfBits*, int, long long, long long, long long, int);
 }  // namespace smemtile::detail

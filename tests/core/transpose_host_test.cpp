@@ -641,9 +641,9 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
       CHECK(select(1 << 24, k, 1, e) == (e <= 8 ? A::narrow_rows_registers : A::narrow_rows));  // 2^24 x k
     }
     for (int k : {9, 12, 16, 24, 31, 32}) {  // channel groups (whole 16-byte chunks) or words, odd K of
-      // 4- and 8-byte elements rotated, else records
+      // 1- to 8-byte elements rotated, else records
       const bool groups = e <= 8 && smemtile::narrow_register_extent(e, k);
-      const bool rotated = (e == 4 || e == 8) && k % 2 == 1;
+      const bool rotated = e <= 8 && k % 2 == 1;
       CHECK(select(k, 1 << 24, 1, e) ==
             (groups ? A::narrow_cols_registers : rotated ? A::narrow_cols_rotated : A::narrow_cols));
       CHECK(select(1 << 24, k, 1, e) ==
@@ -675,7 +675,8 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(100001, 32, 1, 4) == A::narrow_rows_registers);
   CHECK(select(100001, 32, 1, 2) == A::narrow_rows_registers);
   CHECK(select(100000, 9, 1, 4) == A::narrow_rows_rotated);
-  CHECK(select(100000, 9, 1, 2) == A::narrow_rows);
+  CHECK(select(100000, 9, 1, 2) == A::narrow_rows_rotated);  // halves packed two records a word
+  CHECK(select(100001, 9, 1, 2) == A::narrow_rows);          // channel rows off 16 bytes: the records
   CHECK(select(100000, 33, 1, 4) == A::register_blocks);
   CHECK(select(32, 100000, 1, 4) == A::narrow_cols_registers);
   CHECK(select(32, 100001, 1, 4) == A::narrow_cols_registers);
@@ -735,7 +736,8 @@ TEST_CASE("select_transpose_algorithm: channel groups (K 9..32, whole 16-byte ch
   CHECK(select(n, 9, 1, 4) == A::narrow_rows_rotated);     // 9 floats: not whole chunks, odd
   CHECK(select(16, n, 1, 1) == A::narrow_cols_registers);  // 16 bytes: one chunk
   CHECK(select(12, n, 1, 1) == A::narrow_cols_registers);  // 12 bytes: channel words (4 records a thread)
-  CHECK(select(11, n, 1, 1) == A::narrow_cols);            // odd: the records
+  CHECK(select(11, n, 1, 1) == A::narrow_cols_rotated);    // odd: packed records, rotated
+  CHECK(select(11, n + 1, 1, 1) == A::narrow_cols);        // channel rows off 16 bytes: the records
   CHECK(select(n, 24, 1, 2) == A::narrow_rows_registers);
   CHECK(select(n, 10, 1, 8) == A::narrow_rows_registers);
   // the output's channel rows (split) off 16 bytes: pitch, pointer
@@ -1044,17 +1046,34 @@ void check_narrow_register_words() {
 }
 }  // namespace
 
-// The rotated algorithms: odd K 9..31 of 4- and 8-byte elements, both directions, channel rows and
+// The rotated algorithms: odd K 9..31 of 1- to 8-byte elements, both directions, channel rows and
 // records 16-byte aligned, one full block (128 threads of 16 bytes' worth of records up to K = 21, 64
-// above); the rotation's bank proof holds for every odd K and fails for even ones (the check can fail).
-TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4- and 8-byte elements", "[transpose][policy][records]") {
+// above); the rotation's bank proof holds for every odd K and fails for even ones (the check can fail);
+// a packed record's elements are its records' elements, each once.
+TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 1- to 8-byte elements", "[transpose][policy][records]") {
   using A = smemtile::TransposeAlgorithm;
   using smemtile::TransposeSelectionInput;
   for (int k = 1; k < 64; ++k) {
     INFO("k " << k);
-    CHECK(smemtile::rotated_records_conflict_free(k, 4) == (k % 2 == 1));
-    CHECK(smemtile::rotated_records_conflict_free(k, 8) == (k % 2 == 1));
+    for (int e : {1, 2, 4, 8}) CHECK(smemtile::rotated_records_conflict_free(k, e) == (k % 2 == 1));
   }
+  CHECK(smemtile::rotated_records_per_unit(1) == 4);
+  CHECK(smemtile::rotated_records_per_unit(2) == 2);
+  CHECK(smemtile::rotated_records_per_unit(4) == 1);
+  CHECK(smemtile::rotated_records_per_unit(8) == 1);
+  for (int e : {1, 2})
+    for (int k = 9; k <= 31; k += 2) {
+      const int q_max = smemtile::rotated_records_per_unit(e);
+      std::vector<int> seen(static_cast<std::size_t>(q_max * k), 0);
+      for (int q = 0; q < q_max; ++q)
+        for (int c = 0; c < k; ++c) {
+          const int element = smemtile::packed_record_element(q, c, k);
+          REQUIRE((element >= 0 && element < q_max * k));
+          CHECK(smemtile::packed_record_element(element / k, element % k, k) == element);  // the merge's inverse
+          ++seen[static_cast<std::size_t>(element)];
+        }
+      CHECK(std::count(seen.begin(), seen.end(), 1) == q_max * k);
+    }
   for (int p : {2, 4})
     for (int t = 0; t < 64; ++t)
       for (int m = 0; m < p; ++m) {
@@ -1064,7 +1083,7 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4- and 8-byte el
   for (int e : {1, 2, 4, 8, 16})
     for (int k = 1; k <= 40; ++k) {
       INFO("e " << e << " k " << k);
-      const bool expected = (e == 4 || e == 8) && k % 2 == 1 && k >= 9 && k <= 31;
+      const bool expected = e <= 8 && k % 2 == 1 && k >= 9 && k <= 31;
       CHECK(smemtile::narrow_rotated_extent(e, k) == expected);
       if (!expected) {
         CHECK(smemtile::select_transpose_algorithm(merge(1 << 22, k, e)) != A::narrow_cols_rotated);
@@ -1087,7 +1106,7 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 4- and 8-byte el
         in = base();
         (split_side ? in.ld_out : in.ld_in) += 1;  // their pitch
         CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
-        (split_side ? in.ld_out : in.ld_in) += 3;  // a pitch of whole chunks
+        (split_side ? in.ld_out : in.ld_in) += 16 / e - 1;  // a pitch of whole chunks
         CHECK(smemtile::narrow_rotated_apply(in, split_side, 1));
         in = base();
         (split_side ? in.in_address : in.out_address) += 4;  // the records off 16 bytes

@@ -367,14 +367,14 @@ void run_registers(int cases) {
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
-// The rotated algorithms (odd K 9..transpose_rotated_max of 4- and 8-byte elements) in both directions,
+// The rotated algorithms (odd K 9..transpose_rotated_max of 1- to 8-byte elements) in both directions,
 // each asserting the algorithm it reaches: N two full blocks and a short one (a padded, aligned
 // channel pitch), exactly one block, one record short of it (the records then), a batch with
 // 16-byte gaps, a random N up to 10^6 now and then; then what must not take them: channel rows
 // off 16 bytes (a pitch of N + 1, the channel pointer moved by 4 bytes) and records off 16 bytes.
 template <class T>
 void run_rotated(std::mt19937& rng) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the rotated algorithms move 4- and 8-byte elements");
+  static_assert(sizeof(T) <= 8, "the rotated algorithms move 1- to 8-byte elements");
   constexpr int V = 16 / sizeof(T);
   for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_rotated_max; k += 2)
     for (int tall = 0; tall < 2; ++tall) {
@@ -574,11 +574,13 @@ TEST_CASE("device_transpose narrow register algorithms: a caller's policy runs, 
   REQUIRE_CUDA(cudaGetLastError());
 }
 
-TEST_CASE("device_transpose rotated algorithms: odd K 9..31 of 4- and 8-byte elements, both ways",
+TEST_CASE("device_transpose rotated algorithms: odd K 9..31 of 1- to 8-byte elements, both ways",
           "[transpose][device][records]") {
   const unsigned seed = smemtile_test::fresh_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
+  run_rotated<std::uint8_t>(rng);   // 4 records packed a word
+  run_rotated<std::uint16_t>(rng);  // 2 records
   run_rotated<float>(rng);
   run_rotated<int>(rng);
   run_rotated<double>(rng);

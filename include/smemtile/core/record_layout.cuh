@@ -192,12 +192,13 @@ static_assert(record_chunk_conflict_free(7), "record_chunk_slot: conflicts for k
 static_assert(record_chunk_conflict_free(8), "record_chunk_slot: conflicts for k = 8 (the staged chunks' 16-byte accesses "
                                              "must reach distinct banks; change record_chunk_slot)");
 
-/// Rotated records (records of an odd k of 4- or 8-byte elements, staged flat as the records lie in
-/// global memory): thread t holds the P = 16 / elem_bytes records P t .. P t + P - 1 as one 16-byte
-/// chunk per element c (a channel chunk), and its i-th shared access of element c touches record
-/// P t + rotated_record(i, t, P). The rotation by lane / 8 puts a warp's accesses of one (i, c) in
-/// distinct banks for every odd k (32 words; 8-byte elements: 16 slots per half warp), where the
-/// plain order (record P t + i) would put lanes 8 apart on one bank.
+/// Rotated records (records of an odd k elements, staged flat as the records lie in global memory):
+/// thread t holds the P = 16 / unit bytes units P t .. P t + P - 1 as one 16-byte chunk per element c
+/// (a channel chunk), and its i-th shared access of element c touches unit P t + rotated_record(i,
+/// t, P). A unit is a record of 4- or 8-byte elements, or a packed record (packed_record_element) of
+/// 4 / elem_bytes records of 1- or 2-byte ones, k words. The rotation by lane / 8 puts a warp's
+/// accesses of one (i, c) in distinct banks for every odd k (32 words; 8-byte elements: 16 slots per
+/// half warp), where the plain order (unit P t + i) would put lanes 8 apart on one bank.
 SMEMTILE_HOST_DEVICE constexpr int rotated_record(int i, int thread, int per_thread = 4) {
   return (i + (thread & 31) / 8) % per_thread;
 }
@@ -214,17 +215,30 @@ SMEMTILE_HOST_DEVICE constexpr int rotated_record_word(int thread, int i, int c,
   return (per_thread * thread + rotated_record(i, thread, per_thread)) * k + c;
 }
 
+/// Records of 1- or 2-byte elements a rotated unit packs (4 / elem_bytes, one word per element
+/// position); 1 for 4- and 8-byte elements, whose unit is one record.
+SMEMTILE_HOST_DEVICE constexpr int rotated_records_per_unit(int elem_bytes) { return elem_bytes < 4 ? 4 / elem_bytes : 1; }
+
+/// Bytes of one element position of a rotated unit: a word for 1- to 4-byte elements, else the element.
+SMEMTILE_HOST_DEVICE constexpr int rotated_unit_word_bytes(int elem_bytes) { return elem_bytes < 4 ? 4 : elem_bytes; }
+
+/// A packed record: records 0 .. q_max - 1 of k elements one after another as they lie in global
+/// memory, viewed as k words (q_max = 4 / element bytes); element c of record q is its element
+/// q k + c, in word (q k + c) / q_max at position (q k + c) % q_max. A channel chunk's word m holds
+/// element c of the packed record's q_max records, record q at position q.
+SMEMTILE_HOST_DEVICE constexpr int packed_record_element(int q, int c, int k) { return q * k + c; }
+
 /// Whether rotated_record_word's accesses are conflict-free under the bank model for records of k
-/// elements of elem_bytes (4 or 8): lane l's i-th access of element c, every i and c (warps differ
-/// by 32 x 16 k bytes, a multiple of the 128 bytes of banks, so one warp stands for all).
+/// elements of elem_bytes (1, 2, 4 or 8; 1- and 2-byte elements in packed records of k words): lane
+/// l's i-th access of element position c, every i and c (warps differ by 32 x 16 k bytes, a multiple
+/// of the 128 bytes of banks, so one warp stands for all).
 SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k, int elem_bytes = 4) {
-  const int per_thread = 16 / elem_bytes;
+  const int word = rotated_unit_word_bytes(elem_bytes), per_thread = 16 / word;
   for (int i = 0; i < per_thread; ++i)
     for (int c = 0; c < k; ++c) {
-      WarpAccess access{{}, ~0u, elem_bytes, AccessOp::store};  // loads (splitting) meet the same banks
+      WarpAccess access{{}, ~0u, word, AccessOp::store};  // loads (splitting) meet the same banks
       for (int lane = 0; lane < warp_lanes; ++lane)
-        access.byte_address[lane] =
-            static_cast<unsigned>(rotated_record_word(lane, i, c, k, per_thread) * elem_bytes);
+        access.byte_address[lane] = static_cast<unsigned>(rotated_record_word(lane, i, c, k, per_thread) * word);
       if (bank_cost(access).conflicts != 0) return false;
     }
   return true;

@@ -338,12 +338,12 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_rows_rotated:
-      if constexpr (E == 4 || E == 8)
+      if constexpr (E <= 8)
         return dispatch_narrow_extent<TransposeAlgorithm::narrow_rows_rotated>(
             cols, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;
     case TransposeAlgorithm::narrow_cols_rotated:
-      if constexpr (E == 4 || E == 8)
+      if constexpr (E <= 8)
         return dispatch_narrow_extent<TransposeAlgorithm::narrow_cols_rotated>(
             rows, in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
       break;

@@ -1,10 +1,13 @@
 /// \file
-/// device_transpose's rotated-record kernels, for an odd K of 4- or 8-byte elements
+/// device_transpose's rotated-record kernels, for an odd K of 1- to 8-byte elements
 /// (narrow_rotated_extent): narrow_cols_rotated (K x N -> N x K) and narrow_rows_rotated (N x K ->
-/// K x N). A block takes a run of P = 16 / E records a thread, staged flat in shared memory as they
-/// lie in the records' array; thread t holds records P t .. P t + P - 1 of each channel as one
-/// 16-byte chunk and moves its elements between that chunk and the stage in rotated order
-/// (rotated_record_word: distinct banks per warp access for any odd K). Both global sides move in
+/// K x N). A block takes a run of 16 / E records a thread, staged flat in shared memory as they
+/// lie in the records' array; thread t holds its records of each channel as one 16-byte chunk of P
+/// units and moves them between that chunk and the stage in rotated order (rotated_record_word:
+/// distinct banks per warp access for any odd K). A unit is a record of 4- or 8-byte elements, or
+/// 4 / E records of 1- or 2-byte ones packed to K words (packed_record_element): a chunk's word then
+/// holds one channel of the 4 / E records, a stage word elements of up to 4 / E channels, and byte
+/// permutes move elements between the two. Both global sides move in
 /// coalesced 16-byte accesses; every thread loads all its K chunks before it stages any. Channel rows and records 16-byte aligned
 /// (narrow_rotated_apply). A run's last, shorter block moves element by element and is its
 /// matrix's first block, so that it starts early.
@@ -24,36 +27,64 @@ namespace smemtile {
 
 namespace detail {
 
-// Record m (0 .. 16 / E - 1, fixed per lane) of a channel chunk, as the E-byte piece
-// transpose_narrow_words.cuh names (ChannelWord): selects, so that the chunk stays in registers.
+// The piece of a unit one element position occupies (rotated_unit_word_bytes): a word for 1- to
+// 4-byte elements, two for 8-byte ones (transpose_narrow_words.cuh's ChannelWord).
 template <int E>
-SMEMTILE_DEVICE ChannelWord<E> chunk_unit(const uint4& chunk, int m) {
-  if constexpr (E == 4) return chunk_word(chunk, m);
+using RotatedWord = ChannelWord<rotated_unit_word_bytes(E)>;
+
+// Unit m (0 .. P - 1, fixed per lane) of a channel chunk: selects, so that the chunk stays in registers.
+template <int E>
+SMEMTILE_DEVICE RotatedWord<E> chunk_unit(const uint4& chunk, int m) {
+  if constexpr (E <= 4) return chunk_word(chunk, m);
   else return m == 0 ? make_uint2(chunk.x, chunk.y) : make_uint2(chunk.z, chunk.w);
 }
 
-// A channel chunk of 16 / E pieces, record m's being units[m].
-template <int E>
-SMEMTILE_DEVICE uint4 unit_chunk(const ChannelWord<E> (&units)[16 / E]) {
-  if constexpr (E == 4) return uint4{units[0], units[1], units[2], units[3]};
+// A channel chunk of P units, unit m's being units[m].
+template <int E, int P>
+SMEMTILE_DEVICE uint4 unit_chunk(const RotatedWord<E> (&units)[P]) {
+  if constexpr (E <= 4) return uint4{units[0], units[1], units[2], units[3]};
   else return uint4{units[0].x, units[0].y, units[1].x, units[1].y};
 }
 
+// The word (E < 4) whose element e is element at[e] of from[e], by byte permutes (at[] known at
+// compile time once unrolled); for 4- and 8-byte elements, from[0].
+template <int E, int Q>
+SMEMTILE_DEVICE RotatedWord<E> gather_elements(const RotatedWord<E> (&from)[Q], const int (&at)[Q]) {
+  if constexpr (E == 2) {
+    return __byte_perm(from[0], from[1], (2 * at[0]) | (2 * at[0] + 1) << 4 | (4 + 2 * at[1]) << 8 | (5 + 2 * at[1]) << 12);
+  } else if constexpr (E == 1) {
+    const unsigned low = __byte_perm(from[0], from[1], at[0] | (4 + at[1]) << 4);
+    const unsigned high = __byte_perm(from[2], from[3], at[2] | (4 + at[3]) << 4);
+    return __byte_perm(low, high, 0x5410);
+  } else {
+    return from[0];
+  }
+}
+
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
-// ld) to its records at dst (K T chunks).
+// ld) to its records at dst (K T chunks). Unit word w's element e is packed record element
+// w Q + e: channel (w Q + e) % K of record (w Q + e) / K.
 template <int K, int T, class Bits>
 SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* dst, uint4* stage) {
-  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / E;
+  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
   const int t = static_cast<int>(threadIdx.x);
   uint4 chunks[K];
 #pragma unroll
   for (int c = 0; c < K; ++c) chunks[c] = reinterpret_cast<const uint4*>(src + c * ld)[t];
-  auto* units = reinterpret_cast<ChannelWord<E>*>(stage);
+  auto* units = reinterpret_cast<RotatedWord<E>*>(stage);
 #pragma unroll
-  for (int c = 0; c < K; ++c)
+  for (int w = 0; w < K; ++w)
 #pragma unroll
-    for (int i = 0; i < P; ++i)
-      units[rotated_record_word(t, i, c, K, P)] = chunk_unit<E>(chunks[c], rotated_record(i, t, P));
+    for (int i = 0; i < P; ++i) {
+      RotatedWord<E> from[Q];
+      int at[Q];
+#pragma unroll
+      for (int e = 0; e < Q; ++e) {
+        from[e] = chunk_unit<E>(chunks[(w * Q + e) % K], rotated_record(i, t, P));
+        at[e] = (w * Q + e) / K;
+      }
+      units[rotated_record_word(t, i, w, K, P)] = gather_elements<E>(from, at);
+    }
   __syncthreads();
   uint4* flat = reinterpret_cast<uint4*>(dst);
 #pragma unroll
@@ -61,10 +92,11 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
 }
 
 // narrow_rows_rotated, a full block: its records at src (K T chunks) to K channel rows (the block's
-// first record of row c at dst + c ld).
+// first record of row c at dst + c ld). Channel c of record q of a unit is its packed record element
+// q K + c.
 template <int K, int T, class Bits>
 SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long ld, uint4* stage) {
-  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / E;
+  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
   const int t = static_cast<int>(threadIdx.x);
   const uint4* flat = reinterpret_cast<const uint4*>(src);
   uint4 chunks[K];
@@ -73,12 +105,22 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
 #pragma unroll
   for (int j = 0; j < K; ++j) stage[j * T + t] = chunks[j];
   __syncthreads();
-  const auto* units = reinterpret_cast<const ChannelWord<E>*>(stage);
+  const auto* units = reinterpret_cast<const RotatedWord<E>*>(stage);
 #pragma unroll
   for (int c = 0; c < K; ++c) {
-    ChannelWord<E> gathered[P], ordered[P];  // gathered[i]: record P t + rotated_record(i, t, P)
+    RotatedWord<E> gathered[P], ordered[P];  // gathered[i]: unit P t + rotated_record(i, t, P)
 #pragma unroll
-    for (int i = 0; i < P; ++i) gathered[i] = units[rotated_record_word(t, i, c, K, P)];
+    for (int i = 0; i < P; ++i) {
+      RotatedWord<E> from[Q];
+      int at[Q];
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int element = packed_record_element(q, c, K);
+        from[q] = units[rotated_record_word(t, i, element / Q, K, P)];
+        at[q] = element % Q;
+      }
+      gathered[i] = gather_elements<E>(from, at);
+    }
 #pragma unroll
     for (int m = 0; m < P; ++m) {  // selects on the lane's rotation, as chunk_unit's
       const int i = rotated_record_access(m, t, P);
@@ -86,7 +128,7 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
 #pragma unroll
       for (int j = 1; j < P; ++j) ordered[m] = i == j ? gathered[j] : ordered[m];
     }
-    store_chunk(dst + c * ld + P * t, unit_chunk<E>(ordered));
+    store_chunk(dst + c * ld + P * Q * t, unit_chunk<E>(ordered));
   }
 }
 
@@ -97,7 +139,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_rotated;
   constexpr int E = static_cast<int>(sizeof(Bits)), K = split ? Policy::cols : Policy::rows, T = Policy::threads;
   constexpr int Records = T * (16 / E);
-  static_assert(E == 4 || E == 8, "the rotated algorithms: 4- and 8-byte elements");
+  static_assert(E == 1 || E == 2 || E == 4 || E == 8, "the rotated algorithms: 1- to 8-byte elements");
   static_assert(is_rotated_transpose(Policy::algorithm) && (split ? Policy::rows : Policy::cols) == Records,
                 "the rotated algorithms: 16 bytes' worth of records a thread");
   static_assert(rotated_records_conflict_free(K, E),

@@ -59,17 +59,20 @@ SMEMTILE_HOST_DEVICE constexpr bool is_record_transpose(TransposeAlgorithm a) {
          a == TransposeAlgorithm::small_batch;
 }
 
-/// The largest odd extent of the rotated-record algorithms (4- and 8-byte elements: K = 9, 11, .. 31,
+/// The largest odd extent of the rotated-record algorithms (1- to 8-byte elements: K = 9, 11, .. 31,
 /// the narrow side's odd K above the register algorithms'). H200, 2^22 records, % of cudaMemcpy,
-/// rotated / the record algorithms: floats merging 86.7-97.7 / 63-68, splitting 94.0-97.1 / 76-84;
-/// doubles merging 93.5-98.0 / 73-84, splitting 90.1-95.5 / 80-86 (docs/tuning.md, "Rotated records").
+/// rotated / the record algorithms: bytes merging 91.2-98.5 / 48-54, splitting 92.7-101.6 / 53-60;
+/// halves 95.0-99.3 / 61-65, 92.5-97.9 / 66-69; floats 86.7-97.7 / 63-68, 94.0-97.1 / 76-84;
+/// doubles 93.5-98.0 / 73-84, 90.1-95.5 / 80-86 (docs/tuning.md, "Rotated records").
 inline constexpr int transpose_rotated_max = 31;
 
-/// Whether the rotated-record algorithms take records of k elements of elem_bytes: 4- and 8-byte elements, odd k
-/// above transpose_register_narrow_max up to transpose_rotated_max (rotated_record_word's bank
+/// Whether the rotated-record algorithms take records of k elements of elem_bytes: 1- to 8-byte
+/// elements (1- and 2-byte ones packed 4 / elem_bytes records to k words, rotated_records_per_unit),
+/// odd k above transpose_register_narrow_max up to transpose_rotated_max (rotated_record_word's bank
 /// proof needs k odd; even k take channel groups or words where they apply, else the records).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_extent(int elem_bytes, int k) {
-  return (elem_bytes == 4 || elem_bytes == 8) && k % 2 == 1 && k > transpose_register_narrow_max &&
+  return (elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4 || elem_bytes == 8) && k % 2 == 1 &&
+         k > transpose_register_narrow_max &&
          k <= transpose_rotated_max;
 }
 
@@ -232,7 +235,7 @@ struct TransposePolicyCheck {
                                                           ? Policy::rows
                                                           : Policy::cols) &&
                      Policy::pad == 0 && !Policy::fetch_256 && Policy::rows * Policy::cols * ElemBytes <= 48 * 1024),
-                "transpose policy: the rotated algorithms move 4- and 8-byte elements, the narrow extent (Rows of "
+                "transpose policy: the rotated algorithms move 1- to 8-byte elements, the narrow extent (Rows of "
                 "narrow_cols_rotated, Cols of narrow_rows_rotated) an odd K of 9..transpose_rotated_max "
                 "(narrow_rotated_extent), the stage (Rows x Cols elements) within 48 KB of static shared memory, no "
                 "Pad and no Fetch256");

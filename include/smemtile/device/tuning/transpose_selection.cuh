@@ -175,7 +175,7 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows_rotated /
-/// narrow_cols_rotated where narrow_rotated_apply (odd K of 4- and 8-byte elements); else narrow_rows where
+/// narrow_cols_rotated where narrow_rotated_apply (odd K of 1- to 8-byte elements); else narrow_rows where
 /// cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
 /// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
