@@ -119,23 +119,24 @@ template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<2, Tr
 
 // The rotated algorithms, 9 floats: channel chunks by 16-byte loads and stores, the stage's rotated
 // side in 4-byte accesses, its flat side in 16-byte ones; nothing in local memory (the rotation's
-// selects keep each chunk in registers).
+// selects keep each chunk in registers), also on the paths for channel rows off 16 bytes (element
+// loads merging, shuffled windows splitting).
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_cols_rotated, 9>::type, FloatBits>(
-    const FloatBits*, FloatBits*, int, long long, long long, long long, int);
+    const FloatBits*, FloatBits*, int, long long, long long, long long, int, bool);
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 9>::type, FloatBits>(
-    const FloatBits*, FloatBits*, int, long long, long long, long long, int);
+    const FloatBits*, FloatBits*, int, long long, long long, long long, int, bool);
 
 // 9 bytes and 31 halves: records packed a word, the same accesses and byte permutes (PRMT) between
 // channel words and packed words; still nothing in local memory at 31 halves' registers.
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<1, TransposeAlgorithm::narrow_cols_rotated, 9>::type, ByteBits>(
-    const ByteBits*, ByteBits*, int, long long, long long, long long, int);
+    const ByteBits*, ByteBits*, int, long long, long long, long long, int, bool);
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<1, TransposeAlgorithm::narrow_rows_rotated, 9>::type, ByteBits>(
-    const ByteBits*, ByteBits*, int, long long, long long, long long, int);
+    const ByteBits*, ByteBits*, int, long long, long long, long long, int, bool);
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<2, TransposeAlgorithm::narrow_rows_rotated, 31>::type, HalfBits>(
-    const HalfBits*, HalfBits*, int, long long, long long, long long, int);
+    const HalfBits*, HalfBits*, int, long long, long long, long long, int, bool);
 }  // namespace smemtile::detail

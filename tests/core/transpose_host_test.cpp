@@ -676,7 +676,19 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(100001, 32, 1, 2) == A::narrow_rows_registers);
   CHECK(select(100000, 9, 1, 4) == A::narrow_rows_rotated);
   CHECK(select(100000, 9, 1, 2) == A::narrow_rows_rotated);  // halves packed two records a word
-  CHECK(select(100001, 9, 1, 2) == A::narrow_rows);          // channel rows off 16 bytes: the records
+  CHECK(select(100001, 9, 1, 2) == A::narrow_rows_rotated);  // channel rows off 16 bytes: shifted windows
+  CHECK(select(9, 100001, 1, 2) == A::narrow_cols);          // merging them: the records
+  CHECK(select(9, 100001, 1, 4) == A::narrow_cols_rotated);  // but for 4- and 8-byte elements
+  // rows off 16 bytes where measured faster than the records: floats split up to K = 25, merge up to 21
+  CHECK(select(100001, 25, 1, 4) == A::narrow_rows_rotated);
+  CHECK(select(100001, 27, 1, 4) == A::narrow_rows);
+  CHECK(select(100000, 27, 1, 4) == A::narrow_rows_rotated);  // aligned rows: every K
+  CHECK(select(21, 100001, 1, 4) == A::narrow_cols_rotated);
+  CHECK(select(23, 100001, 1, 4) == A::narrow_cols);
+  CHECK(select(31, 100001, 1, 8) == A::narrow_cols_rotated);  // doubles: every K both ways
+  CHECK(select(100001, 31, 1, 8) == A::narrow_rows_rotated);
+  CHECK(select(100001, 31, 1, 1) == A::narrow_rows_rotated);  // bytes and halves split: every K
+  CHECK(select(31, 100001, 1, 1) == A::narrow_cols);
   CHECK(select(100000, 33, 1, 4) == A::register_blocks);
   CHECK(select(32, 100000, 1, 4) == A::narrow_cols_registers);
   CHECK(select(32, 100001, 1, 4) == A::narrow_cols_registers);
@@ -1101,11 +1113,12 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 1- to 8-byte ele
         const auto base = [&] { return split_side ? split(4 * records, k, e) : merge(4 * records, k, e); };
         CHECK(smemtile::narrow_rotated_apply(base(), split_side, records));
         TransposeSelectionInput in = base();
-        (split_side ? in.out_address : in.in_address) += 4;  // channel rows off 16 bytes
-        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        const bool any_channel_rows = split_side || e >= 4;  // split: shifted windows; merge: element loads
+        (split_side ? in.out_address : in.in_address) += e;  // channel rows off 16 bytes
+        CHECK(smemtile::narrow_rotated_apply(in, split_side, 1) == any_channel_rows);
         in = base();
         (split_side ? in.ld_out : in.ld_in) += 1;  // their pitch
-        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        CHECK(smemtile::narrow_rotated_apply(in, split_side, 1) == any_channel_rows);
         (split_side ? in.ld_out : in.ld_in) += 16 / e - 1;  // a pitch of whole chunks
         CHECK(smemtile::narrow_rotated_apply(in, split_side, 1));
         in = base();
@@ -1122,7 +1135,7 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 1- to 8-byte ele
         in = base();
         in.batch = 3;
         (split_side ? in.stride_out : in.stride_in) += 1;  // the second matrix's channel rows
-        CHECK_FALSE(smemtile::narrow_rotated_apply(in, split_side, 1));
+        CHECK(smemtile::narrow_rotated_apply(in, split_side, 1) == any_channel_rows);
       }
     }
   STATIC_REQUIRE(smemtile::TransposePolicyCheck<

@@ -370,8 +370,9 @@ void run_registers(int cases) {
 // The rotated algorithms (odd K 9..transpose_rotated_max of 1- to 8-byte elements) in both directions,
 // each asserting the algorithm it reaches: N two full blocks and a short one (a padded, aligned
 // channel pitch), exactly one block, one record short of it (the records then), a batch with
-// 16-byte gaps, a random N up to 10^6 now and then; then what must not take them: channel rows
-// off 16 bytes (a pitch of N + 1, the channel pointer moved by 4 bytes) and records off 16 bytes.
+// 16-byte gaps, a random N up to 10^6 now and then; channel rows off 16 bytes (a pitch of N + 1, a
+// batch at pitch N, the channel pointer moved by the element's alignment), which merging 1- and 2-byte
+// elements leaves to the records; and records off 16 bytes, which must not take them.
 template <class T>
 void run_rotated(std::mt19937& rng) {
   static_assert(sizeof(T) <= 8, "the rotated algorithms move 1- to 8-byte elements");
@@ -393,10 +394,18 @@ void run_rotated(std::mt19937& rng) {
         const int large = uniform(rng, 100000, 1000000) / V * V;
         run_case<T>(group_case(k, large, large, tall, 1, V), rng, false, rotated);
       }
-      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, (n + 1) % V == 0 ? rotated : records_algorithm);
+      // channel rows off 16 bytes: splitting in shifted windows, merging 4- and 8-byte elements by
+      // element loads, where the selection takes them (faster than the records: floats split up to
+      // K = 25 and merge up to 21, doubles always; bytes and halves split always, never merge)
+      constexpr int E = sizeof(T);
+      const bool off_taken = tall ? E != 4 || k <= 25 : E == 8 || (E == 4 && k <= 21);
+      const int off_rows = off_taken ? rotated : records_algorithm;
+      run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, (n + 1) % V == 0 ? rotated : off_rows);
+      const int whole = n / V * V;  // a batch whose records stay aligned, channel pitch off 16 bytes
+      run_case<T>(group_case(k, whole, whole + 1, tall, 2, V), rng, false, off_rows);
       Case moved = group_case(k, n, ld, tall, 1, V);
       (tall ? moved.out_shift : moved.in_shift) = static_cast<int>(alignof(T));  // the channel rows
-      run_case<T>(moved, rng, false, records_algorithm);
+      run_case<T>(moved, rng, false, off_rows);
       moved = group_case(k, n, ld, tall, 1, V);
       (tall ? moved.in_shift : moved.out_shift) = static_cast<int>(alignof(T));  // the records
       run_case<T>(moved, rng, false, records_algorithm);
@@ -603,12 +612,23 @@ TEST_CASE("device_transpose rotated algorithms: a caller's policy runs, and refu
     return s.error == cudaErrorInvalidValue && s.message.find("rotated policy") != std::string::npos;
   };
   CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get(), 11, 1000, 1000, 11, 1, 0, 0)));     // K is 9
-  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get(), 9, 1000, 1001, 9, 1, 0, 0)));       // pitch off 16 bytes
-  CHECK(refused(smemtile::device_transpose(Merge9{}, in.get() + 1, out.get(), 9, 1000, 1000, 9, 1, 0, 0)));   // channels off 16
+  // channel rows off 16 bytes: merged by element loads, split in shifted windows, also where the
+  // selection leaves them to the records (31 floats)
+  run_policy_case<float>(Case{9, 1999, 2001, 9, 1, 0, 0, 0, 0}, [](const float* i, float* o) {
+    return smemtile::device_transpose(Merge9{}, i, o, 9, 1999, 2001, 9, 1, 0, 0);
+  });
+  using Split31 = smemtile::DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 31>::type;
+  run_policy_case<float>(Case{1999, 31, 31, 2001, 1, 0, 0, 0, 0}, [](const float* i, float* o) {
+    return smemtile::device_transpose(Split31{}, i, o, 1999, 31, 31, 2001, 1, 0, 0);
+  });
   CHECK(refused(smemtile::device_transpose(Merge9{}, in.get(), out.get() + 1, 9, 1000, 1000, 9, 1, 0, 0)));   // records off 16
   CHECK(refused(smemtile::device_transpose(Split9{}, in.get(), out.get(), 1000, 9, 10, 1000, 1, 0, 0)));      // records' pitch 10
-  CHECK(refused(smemtile::device_transpose(Split9{}, in.get(), out.get() + 2, 1000, 9, 9, 1000, 1, 0, 0)));   // channels off 16
-  REQUIRE_CUDA(cudaGetLastError());
+  using MergeBytes9 = smemtile::DefaultNarrowRotatedPolicy<1, TransposeAlgorithm::narrow_cols_rotated, 9>::type;
+  DeviceBuffer<unsigned char> bytes_in(4000 * 10 + 32), bytes_out(4000 * 10 + 32);
+  CHECK(refused(smemtile::device_transpose(MergeBytes9{}, bytes_in.get(), bytes_out.get(), 9, 4000, 4001, 9, 1, 0, 0)));  // bytes' channel rows off 16
+  CHECK(refused(smemtile::device_transpose(MergeBytes9{}, bytes_in.get() + 1, bytes_out.get(), 9, 4000, 4000, 9, 1, 0, 0)));
+  CHECK_FALSE(refused(smemtile::device_transpose(MergeBytes9{}, bytes_in.get(), bytes_out.get(), 9, 4000, 4000, 9, 1, 0, 0)));  // the control
+  REQUIRE_CUDA(cudaDeviceSynchronize());
 }
 
 TEST_CASE("device_transpose records: a caller's record policy runs, and refuses a shape its tile cannot hold",

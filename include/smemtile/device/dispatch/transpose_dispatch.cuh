@@ -112,15 +112,16 @@ LaunchStatus launch_transpose_narrow_rotated(const Bits* in, Bits* out, int rows
   if ((split ? cols != Policy::cols : rows != Policy::rows) || !narrow_rotated_apply(shape, split, 1))
     return failed_launch(cudaErrorInvalidValue,
                          "smemtile::device_transpose: a rotated policy needs the narrow extent equal to its K, the "
-                         "channel rows 16-byte aligned, the records contiguous (pitch K) with their pointer and batch "
-                         "stride 16-byte aligned, and at most INT_MAX - 16 of them");
+                         "records contiguous (pitch K) with their pointer and batch stride 16-byte aligned, at most "
+                         "INT_MAX - 16 of them, and where merging 1- or 2-byte elements the channel rows 16-byte aligned");
   const int n = split ? rows : cols;
   constexpr long long records = Policy::threads * (16 / static_cast<int>(sizeof(Bits)));
   const long long runs = (n + records - 1) / records;
   if (runs * batch > 2147483647LL)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  const bool channels_aligned = channel_rows_aligned_to(shape, split, 16);
   transpose_narrow_rotated_kernel<Policy><<<static_cast<unsigned>(runs * batch), Policy::threads, 0, stream>>>(
-      in, out, n, split ? ld_out : ld_in, stride_in, stride_out, static_cast<int>(runs));
+      in, out, n, split ? ld_out : ld_in, stride_in, stride_out, static_cast<int>(runs), channels_aligned);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 

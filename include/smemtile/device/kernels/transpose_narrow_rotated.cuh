@@ -7,10 +7,11 @@
 /// distinct banks per warp access for any odd K). A unit is a record of 4- or 8-byte elements, or
 /// 4 / E records of 1- or 2-byte ones packed to K words (packed_record_element): a chunk's word then
 /// holds one channel of the 4 / E records, a stage word elements of up to 4 / E channels, and byte
-/// permutes move elements between the two. Both global sides move in
-/// coalesced 16-byte accesses; every thread loads all its K chunks before it stages any. Channel rows and records 16-byte aligned
-/// (narrow_rotated_apply). A run's last, shorter block moves element by element and is its
-/// matrix's first block, so that it starts early.
+/// permutes move elements between the two. Both global sides move in coalesced 16-byte accesses;
+/// every thread loads all its K chunks before it stages any. Records 16-byte aligned; channel rows
+/// may be off 16 bytes where splitting (aligned windows shifted across lanes) and where merging 4- and
+/// 8-byte elements (element loads) (narrow_rotated_apply). A run's last, shorter block moves element
+/// by element and is its matrix's first block, so that it starts early.
 #pragma once
 
 #include "../../block/interleave.cuh"        // chunk_word
@@ -18,6 +19,7 @@
 #include "../../block/thread_group.cuh"      // FixedThreadBlock
 #include "../../core/record_layout.cuh"      // rotated_record, rotated_record_access, rotated_record_word
 #include "../tuning/transpose_policy.cuh"    // TransposeAlgorithm, narrow_rotated_extent
+#include "transpose_narrow_groups.cuh"       // load_elements, store_channel_chunk_shifted
 #include "transpose_narrow_registers.cuh"    // move_records_by_element
 #include "transpose_narrow_words.cuh"        // ChannelWord
 
@@ -62,15 +64,20 @@ SMEMTILE_DEVICE RotatedWord<E> gather_elements(const RotatedWord<E> (&from)[Q], 
 }
 
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
-// ld) to its records at dst (K T chunks). Unit word w's element e is packed record element
-// w Q + e: channel (w Q + e) % K of record (w Q + e) / K.
-template <int K, int T, class Bits>
+// ld; off 16 bytes, element by element: 4- and 8-byte elements only) to its records at dst (K T
+// chunks). Unit word w's element e is packed record element w Q + e: channel (w Q + e) % K of record
+// (w Q + e) / K.
+template <int K, int T, bool ChannelsAligned, class Bits>
 SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* dst, uint4* stage) {
   constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
   const int t = static_cast<int>(threadIdx.x);
   uint4 chunks[K];
 #pragma unroll
-  for (int c = 0; c < K; ++c) chunks[c] = reinterpret_cast<const uint4*>(src + c * ld)[t];
+  for (int c = 0; c < K; ++c) {
+    const Bits* at = src + c * ld + 16 / E * t;
+    if constexpr (ChannelsAligned) chunks[c] = *reinterpret_cast<const uint4*>(at);
+    else chunks[c] = load_elements(at);
+  }
   auto* units = reinterpret_cast<RotatedWord<E>*>(stage);
 #pragma unroll
   for (int w = 0; w < K; ++w)
@@ -91,12 +98,42 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
   for (int j = 0; j < K; ++j) store_chunk(flat + j * T + t, stage[j * T + t]);
 }
 
+// Thread t's channel chunk c from the records' stage (units of E-byte elements, K words or
+// elements each): its P units gathered in rotated order, then put in record order by selects on the
+// lane's rotation, as chunk_unit's. Channel c of record q of a unit is its packed record element q K + c.
+template <int K, int E>
+SMEMTILE_DEVICE uint4 gather_channel_chunk(const RotatedWord<E>* units, int t, int c) {
+  constexpr int P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
+  RotatedWord<E> gathered[P], ordered[P];  // gathered[i]: unit P t + rotated_record(i, t, P)
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    RotatedWord<E> from[Q];
+    int at[Q];
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int element = packed_record_element(q, c, K);
+      from[q] = units[rotated_record_word(t, i, element / Q, K, P)];
+      at[q] = element % Q;
+    }
+    gathered[i] = gather_elements<E>(from, at);
+  }
+#pragma unroll
+  for (int m = 0; m < P; ++m) {
+    const int i = rotated_record_access(m, t, P);
+    ordered[m] = gathered[0];
+#pragma unroll
+    for (int j = 1; j < P; ++j) ordered[m] = i == j ? gathered[j] : ordered[m];
+  }
+  return unit_chunk<E>(ordered);
+}
+
 // narrow_rows_rotated, a full block: its records at src (K T chunks) to K channel rows (the block's
-// first record of row c at dst + c ld). Channel c of record q of a unit is its packed record element
-// q K + c.
-template <int K, int T, class Bits>
+// first record of row c at dst + c ld). Rows off 16 bytes: aligned windows shifted across lanes,
+// every chunk gathered before the first is stored, so that no stage read waits behind a row's
+// shuffles and edge stores.
+template <int K, int T, bool ChannelsAligned, class Bits>
 SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long ld, uint4* stage) {
-  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
+  constexpr int E = static_cast<int>(sizeof(Bits));
   const int t = static_cast<int>(threadIdx.x);
   const uint4* flat = reinterpret_cast<const uint4*>(src);
   uint4 chunks[K];
@@ -106,36 +143,22 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
   for (int j = 0; j < K; ++j) stage[j * T + t] = chunks[j];
   __syncthreads();
   const auto* units = reinterpret_cast<const RotatedWord<E>*>(stage);
+  Bits* first = dst + 16 / E * t;
+  if constexpr (ChannelsAligned) {
 #pragma unroll
-  for (int c = 0; c < K; ++c) {
-    RotatedWord<E> gathered[P], ordered[P];  // gathered[i]: unit P t + rotated_record(i, t, P)
+    for (int c = 0; c < K; ++c) store_chunk(first + c * ld, gather_channel_chunk<K, E>(units, t, c));
+  } else {
 #pragma unroll
-    for (int i = 0; i < P; ++i) {
-      RotatedWord<E> from[Q];
-      int at[Q];
+    for (int c = 0; c < K; ++c) chunks[c] = gather_channel_chunk<K, E>(units, t, c);
 #pragma unroll
-      for (int q = 0; q < Q; ++q) {
-        const int element = packed_record_element(q, c, K);
-        from[q] = units[rotated_record_word(t, i, element / Q, K, P)];
-        at[q] = element % Q;
-      }
-      gathered[i] = gather_elements<E>(from, at);
-    }
-#pragma unroll
-    for (int m = 0; m < P; ++m) {  // selects on the lane's rotation, as chunk_unit's
-      const int i = rotated_record_access(m, t, P);
-      ordered[m] = gathered[0];
-#pragma unroll
-      for (int j = 1; j < P; ++j) ordered[m] = i == j ? gathered[j] : ordered[m];
-    }
-    store_chunk(dst + c * ld + P * Q * t, unit_chunk<E>(ordered));
+    for (int c = 0; c < K; ++c) store_channel_chunk_shifted(first + c * ld, chunks[c]);
   }
 }
 
 template <class Policy, class Bits>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_narrow_rotated_kernel(const Bits* in, Bits* out, int extent, long long ld_channels, long long stride_in,
-                                    long long stride_out, int runs) {
+                                    long long stride_out, int runs, bool channels_aligned) {
   constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows_rotated;
   constexpr int E = static_cast<int>(sizeof(Bits)), K = split ? Policy::cols : Policy::rows, T = Policy::threads;
   constexpr int Records = T * (16 / E);
@@ -152,8 +175,15 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const Bits* src = in + matrix * stride_in + (split ? static_cast<long long>(first) * K : first);
   Bits* dst = out + matrix * stride_out + (split ? first : static_cast<long long>(first) * K);
   if (count < Records) move_records_by_element<K>(src, dst, count, ld_channels, split, FixedThreadBlock<T>{});
-  else if constexpr (split) split_block_rotated<K, T>(src, dst, ld_channels, stage);
-  else merge_block_rotated<K, T>(src, ld_channels, dst, stage);
+  else if constexpr (split) {
+    if (channels_aligned) split_block_rotated<K, T, true>(src, dst, ld_channels, stage);
+    else split_block_rotated<K, T, false>(src, dst, ld_channels, stage);
+  } else if constexpr (E >= 4) {
+    if (channels_aligned) merge_block_rotated<K, T, true>(src, ld_channels, dst, stage);
+    else merge_block_rotated<K, T, false>(src, ld_channels, dst, stage);
+  } else {
+    merge_block_rotated<K, T, true>(src, ld_channels, dst, stage);  // narrow_rotated_apply: aligned rows
+  }
 }
 
 }  // namespace detail

@@ -105,15 +105,30 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelect
 }
 
 /// Whether a call can take a rotated algorithm (`split`: narrow_rows_rotated, in is N x K; else
-/// narrow_cols_rotated, in is K x N): K a narrow_rotated_extent, the channel rows 16-byte aligned,
-/// the records one contiguous run per matrix (pitch K) with their pointer and batch stride 16-byte
-/// aligned, and N at least `records_per_block` (one full block; a run's last, shorter block moves
-/// element by element) and at most INT_MAX - 16.
+/// narrow_cols_rotated, in is K x N): K a narrow_rotated_extent, the records one contiguous run per
+/// matrix (pitch K) with their pointer and batch stride 16-byte aligned, N at least
+/// `records_per_block` (one full block; a run's last, shorter block moves element by element) and at
+/// most INT_MAX - 16, and the channel rows 16-byte aligned where merging 1- or 2-byte elements (rows
+/// off 16 bytes are written in aligned windows shifted across lanes, and read element by element,
+/// which for smaller elements would be 8 or 16 loads a chunk).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_apply(const TransposeSelectionInput& in, bool split,
                                                          long long records_per_block) {
   const long long k = split ? in.cols : in.rows;
-  return k <= transpose_rotated_max && narrow_rotated_extent(in.elem_bytes, static_cast<int>(k)) &&
-         channel_rows_aligned_to(in, split, 16) && narrow_records_whole_chunks(in, split, records_per_block);
+  const bool channels_ok = split || in.elem_bytes >= 4 || channel_rows_aligned_to(in, split, 16);
+  return k <= transpose_rotated_max && narrow_rotated_extent(in.elem_bytes, static_cast<int>(k)) && channels_ok &&
+         narrow_records_whole_chunks(in, split, records_per_block);
+}
+
+/// Whether device_transpose's selection takes a rotated algorithm that narrow_rotated_apply allows
+/// (`split` as there): channel rows 16-byte aligned, or off 16 bytes where that was measured faster
+/// than the record algorithms (docs/tuning.md, "Rotated records"): splitting every element size but
+/// floats from K = 27 (the shifted windows' shuffles and edge stores at 64 threads a block), merging
+/// floats up to K = 21 (four element loads a chunk) and doubles.
+SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_selected(const TransposeSelectionInput& in, bool split) {
+  const long long k = split ? in.cols : in.rows;
+  if (!narrow_rotated_apply(in, split, narrow_rotated_records(k, in.elem_bytes))) return false;
+  if (channel_rows_aligned_to(in, split, 16)) return true;
+  return split ? in.elem_bytes != 4 || k <= 25 : in.elem_bytes == 8 || k <= 21;
 }
 
 /// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
@@ -175,7 +190,7 @@ SMEMTILE_HOST_DEVICE constexpr bool realigned_rows_selected(const TransposeSelec
 /// small_batch_staged_apply (a dense batch) and not small_batch_staged_slower, else small_batch where a matrix fits its record
 /// tile (small_matrix_fits); else narrow_rows_registers / narrow_cols_registers where
 /// narrow_registers_apply (K up to 8, or channel groups up to 32); else narrow_rows_rotated /
-/// narrow_cols_rotated where narrow_rotated_apply (odd K of 1- to 8-byte elements); else narrow_rows where
+/// narrow_cols_rotated where narrow_rotated_selected (odd K of 1- to 8-byte elements); else narrow_rows where
 /// cols is at most transpose_narrow_max
 /// (N x k -> k x N), narrow_cols where rows is (k x N -> N x k); else realigned_rows where
 /// realigned_rows_selected (output rows not 16-byte aligned, or sizes the register tiles do not divide);
@@ -195,10 +210,8 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
   if (in.elem_bytes <= 8 && in.rows <= transpose_register_group_max &&
       narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
     return TransposeAlgorithm::narrow_cols_registers;
-  if (narrow_rotated_apply(in, true, narrow_rotated_records(in.cols, in.elem_bytes)))
-    return TransposeAlgorithm::narrow_rows_rotated;
-  if (narrow_rotated_apply(in, false, narrow_rotated_records(in.rows, in.elem_bytes)))
-    return TransposeAlgorithm::narrow_cols_rotated;
+  if (narrow_rotated_selected(in, true)) return TransposeAlgorithm::narrow_rows_rotated;
+  if (narrow_rotated_selected(in, false)) return TransposeAlgorithm::narrow_cols_rotated;
   if (in.cols <= transpose_narrow_max) return TransposeAlgorithm::narrow_rows;
   if (in.rows <= transpose_narrow_max) return TransposeAlgorithm::narrow_cols;
   const bool out_aligned = rows_16_byte_aligned(in.out_address, in.ld_out, in.stride_out, in.batch, in.elem_bytes);
