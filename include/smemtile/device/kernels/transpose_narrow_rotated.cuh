@@ -63,6 +63,12 @@ SMEMTILE_DEVICE RotatedWord<E> gather_elements(const RotatedWord<E> (&from)[Q], 
   }
 }
 
+// Whether a row off 16 bytes moves in aligned windows of whole elements (load_row_window,
+// store_row_window): 4- and 8-byte elements aligned to their size, so that the row's phase is whole
+// elements; 1- and 2-byte ones (packed records) and 8-byte ones aligned to 4 shuffle or load by element.
+template <class Bits>
+inline constexpr bool whole_element_windows = sizeof(Bits) >= 4 && alignof(Bits) == sizeof(Bits);
+
 // Bytes a pointer lies past a 16-byte boundary.
 template <class Bits>
 SMEMTILE_DEVICE int phase_16(const Bits* at) {
@@ -114,13 +120,14 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
   for (int c = 0; c < K; ++c) {
     const Bits* at = src + c * ld + 16 / E * t;
     if constexpr (ChannelsAligned) chunks[c] = *reinterpret_cast<const uint4*>(at);
-    else if constexpr (Q == 1) chunks[c] = load_row_window<T>(src + c * ld, t);
+    else if constexpr (whole_element_windows<Bits>) chunks[c] = load_row_window<T>(src + c * ld, t);
     else chunks[c] = load_elements(at);
   }
   auto* units = reinterpret_cast<RotatedWord<E>*>(stage);
 #pragma unroll
   for (int w = 0; w < K; ++w) {
-    const int shift = ChannelsAligned || Q != 1 ? 0 : phase_16(src + w * ld) / E;  // windows: w is the channel
+    constexpr bool windows = !ChannelsAligned && whole_element_windows<Bits>;  // then w is the channel
+    const int shift = windows ? phase_16(src + w * ld) / E : 0;
 #pragma unroll
     for (int i = 0; i < P; ++i) {
       RotatedWord<E> from[Q];
@@ -130,9 +137,8 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
         from[e] = chunk_unit<E>(chunks[(w * Q + e) % K], rotated_record(i, t, P));
         at[e] = (w * Q + e) / K;
       }
-      const int word = ChannelsAligned || Q != 1
-                           ? rotated_record_word(t, i, w, K, P)
-                           : shifted_window_unit(P * t + rotated_record(i, t, P), shift, P * T) * K + w;
+      const int word = windows ? shifted_window_unit(P * t + rotated_record(i, t, P), shift, P * T) * K + w
+                               : rotated_record_word(t, i, w, K, P);
       units[word] = gather_elements<E>(from, at);
     }
   }
@@ -192,7 +198,7 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
   if constexpr (ChannelsAligned) {
 #pragma unroll
     for (int c = 0; c < K; ++c) store_chunk(first + c * ld, gather_channel_chunk<K, T, E>(units, t, c));
-  } else if constexpr (E >= 4) {  // aligned windows gathered from the stage
+  } else if constexpr (whole_element_windows<Bits>) {  // aligned windows gathered from the stage
 #pragma unroll
     for (int c = 0; c < K; ++c) chunks[c] = gather_channel_chunk<K, T, E, true>(units, t, c, phase_16(dst + c * ld) / E);
 #pragma unroll
