@@ -119,13 +119,18 @@ template __global__ void transpose_realigned_kernel<DefaultTransposePolicy<2, Tr
 
 // The rotated algorithms, 9 floats: channel chunks by 16-byte loads and stores, the stage's rotated
 // side in 4-byte accesses, its flat side in 16-byte ones; nothing in local memory (the rotation's
-// selects keep each chunk in registers), also on the paths for channel rows off 16 bytes (element
-// loads merging, shuffled windows splitting).
+// selects keep each chunk in registers), also on the paths for channel rows off 16 bytes (aligned
+// windows both ways, thread 0's by elements; no shuffles).
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_cols_rotated, 9>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, long long, long long, long long, int, bool);
 template __global__ void transpose_narrow_rotated_kernel<
     DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 9>::type, FloatBits>(
+    const FloatBits*, FloatBits*, int, long long, long long, long long, int, bool);
+
+// 21 floats split into rows off 16 bytes: aligned chunks shifted across lanes (rotated_split_windows).
+template __global__ void transpose_narrow_rotated_kernel<
+    DefaultNarrowRotatedPolicy<4, TransposeAlgorithm::narrow_rows_rotated, 21>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, long long, long long, long long, int, bool);
 
 // 9 bytes and 31 halves: records packed a word, the same accesses and byte permutes (PRMT) between

@@ -675,16 +675,20 @@ TEST_CASE("select_transpose_algorithm: the issue's shape matrix", "[transpose][p
   CHECK(select(100001, 32, 1, 4) == A::narrow_rows_registers);
   CHECK(select(100001, 32, 1, 2) == A::narrow_rows_registers);
   CHECK(select(100000, 9, 1, 4) == A::narrow_rows_rotated);
+  // floats split off 16 bytes: aligned windows but for K 17..25, which shift chunks across lanes
+  static_assert(smemtile::rotated_split_windows(15, 4) && !smemtile::rotated_split_windows(17, 4) &&
+                !smemtile::rotated_split_windows(25, 4) && smemtile::rotated_split_windows(27, 4) &&
+                smemtile::rotated_split_windows(21, 8) && smemtile::rotated_split_windows(21, 2));
   CHECK(select(100000, 9, 1, 2) == A::narrow_rows_rotated);  // halves packed two records a word
   CHECK(select(100001, 9, 1, 2) == A::narrow_rows_rotated);  // channel rows off 16 bytes: shifted windows
   CHECK(select(9, 100001, 1, 2) == A::narrow_cols);          // merging them: the records
   CHECK(select(9, 100001, 1, 4) == A::narrow_cols_rotated);  // but for 4- and 8-byte elements
-  // rows off 16 bytes where measured faster than the records: floats split up to K = 25, merge up to 21
-  CHECK(select(100001, 25, 1, 4) == A::narrow_rows_rotated);
-  CHECK(select(100001, 27, 1, 4) == A::narrow_rows);
-  CHECK(select(100000, 27, 1, 4) == A::narrow_rows_rotated);  // aligned rows: every K
+  // rows off 16 bytes where measured faster than the records: floats split up to K = 27, merge always
+  CHECK(select(100001, 27, 1, 4) == A::narrow_rows_rotated);
+  CHECK(select(100001, 29, 1, 4) == A::narrow_rows);
+  CHECK(select(100000, 29, 1, 4) == A::narrow_rows_rotated);  // aligned rows: every K
   CHECK(select(21, 100001, 1, 4) == A::narrow_cols_rotated);
-  CHECK(select(23, 100001, 1, 4) == A::narrow_cols);
+  CHECK(select(31, 100001, 1, 4) == A::narrow_cols_rotated);
   CHECK(select(31, 100001, 1, 8) == A::narrow_cols_rotated);  // doubles: every K both ways
   CHECK(select(100001, 31, 1, 8) == A::narrow_rows_rotated);
   CHECK(select(100001, 31, 1, 1) == A::narrow_rows_rotated);  // bytes and halves split: every K
@@ -1069,6 +1073,27 @@ TEST_CASE("narrow_rotated_apply and the rotated stage: odd K of 1- to 8-byte ele
     INFO("k " << k);
     for (int e : {1, 2, 4, 8}) CHECK(smemtile::rotated_records_conflict_free(k, e) == (k % 2 == 1));
   }
+  for (int e : {4, 8})  // shifted windows (channel rows off 16 bytes): a uniform offset, the wrap whole bank rows
+    for (int threads : {64, 128}) {
+      const int p = 16 / e;
+      for (int k = 9; k <= 31; k += 2) CHECK(smemtile::shifted_windows_conflict_free(k, e, threads));
+      CHECK_FALSE(smemtile::shifted_windows_conflict_free(10, e, threads));
+      CHECK_FALSE(smemtile::shifted_windows_conflict_free(9, e, threads + 4));  // a wrap off whole bank rows
+      for (int shift = 0; shift < p; ++shift) {  // every record one thread's, at its window's address
+        std::vector<int> seen(static_cast<std::size_t>(p * threads), 0);
+        for (int t = 0; t < threads; ++t)
+          for (int m = 0; m < p; ++m) {
+            const int unit = smemtile::shifted_window_unit(p * t + m, shift, p * threads);
+            REQUIRE((unit >= 0 && unit < p * threads));
+            ++seen[static_cast<std::size_t>(unit)];
+            // its byte past the row's aligned start (the row `shift` records in): window t, or past
+            // the block's end for thread 0's wrapped positions
+            const int window_byte = (t == 0 && m < shift ? 16 * threads : 16 * t) + m * e;
+            CHECK(window_byte == (unit + shift) * e);
+          }
+        CHECK(std::count(seen.begin(), seen.end(), 1) == p * threads);
+      }
+    }
   CHECK(smemtile::rotated_records_per_unit(1) == 4);
   CHECK(smemtile::rotated_records_per_unit(2) == 2);
   CHECK(smemtile::rotated_records_per_unit(4) == 1);

@@ -394,11 +394,12 @@ void run_rotated(std::mt19937& rng) {
         const int large = uniform(rng, 100000, 1000000) / V * V;
         run_case<T>(group_case(k, large, large, tall, 1, V), rng, false, rotated);
       }
-      // channel rows off 16 bytes: splitting in shifted windows, merging 4- and 8-byte elements by
-      // element loads, where the selection takes them (faster than the records: floats split up to
-      // K = 25 and merge up to 21, doubles always; bytes and halves split always, never merge)
+      // channel rows off 16 bytes: splitting in aligned or shifted windows, merging 4- and 8-byte
+      // elements in aligned windows or by element loads, where the selection takes them (faster than
+      // the records: floats split up to K = 27 and merge always, doubles always; bytes and halves
+      // split always, never merge)
       constexpr int E = sizeof(T);
-      const bool off_taken = tall ? E != 4 || k <= 25 : E == 8 || (E == 4 && k <= 21);
+      const bool off_taken = tall ? E != 4 || k <= 27 : E >= 4;
       const int off_rows = off_taken ? rotated : records_algorithm;
       run_case<T>(group_case(k, n, n + 1, tall, 1, V), rng, false, (n + 1) % V == 0 ? rotated : off_rows);
       const int whole = n / V * V;  // a batch whose records stay aligned, channel pitch off 16 bytes

@@ -215,6 +215,17 @@ SMEMTILE_HOST_DEVICE constexpr int rotated_record_word(int thread, int i, int c,
   return (per_thread * thread + rotated_record(i, thread, per_thread)) * k + c;
 }
 
+/// Rotated records of a channel row `shift` units off 16 bytes (aligned windows): thread t's window
+/// starts `shift` units before its own units, so its i-th access touches unit
+/// shifted_window_unit(P t + rotated_record(i, t, P), shift, P threads); thread 0's first `shift`
+/// units wrap to the block's last ones (the window past the block's end), so that every unit is one
+/// thread's. A uniform shift of a conflict-free access (the wrap adds P threads units, whole
+/// 128-byte rows of banks for threads a multiple of 8): still conflict-free
+/// (shifted_windows_conflict_free).
+SMEMTILE_HOST_DEVICE constexpr int shifted_window_unit(int unit, int shift, int block_units) {
+  return unit < shift ? unit - shift + block_units : unit - shift;
+}
+
 /// Records of 1- or 2-byte elements a rotated unit packs (4 / elem_bytes, one word per element
 /// position); 1 for 4- and 8-byte elements, whose unit is one record.
 SMEMTILE_HOST_DEVICE constexpr int rotated_records_per_unit(int elem_bytes) { return elem_bytes < 4 ? 4 / elem_bytes : 1; }
@@ -241,6 +252,26 @@ SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k, int ele
         access.byte_address[lane] = static_cast<unsigned>(rotated_record_word(lane, i, c, k, per_thread) * word);
       if (bank_cost(access).conflicts != 0) return false;
     }
+  return true;
+}
+
+/// Whether the shifted windows' accesses (shifted_window_unit, every shift 0 .. P - 1) are
+/// conflict-free under the bank model for units of k elements of elem_bytes (4 or 8), `threads` a
+/// block: warp 0, the one that wraps (the others are rotated_records_conflict_free's accesses moved
+/// by one uniform offset, which keeps banks distinct).
+SMEMTILE_HOST_DEVICE constexpr bool shifted_windows_conflict_free(int k, int elem_bytes, int threads) {
+  const int per_thread = 16 / elem_bytes;
+  for (int shift = 0; shift < per_thread; ++shift)
+    for (int i = 0; i < per_thread; ++i)
+      for (int c = 0; c < k; ++c) {
+        WarpAccess access{{}, ~0u, elem_bytes, AccessOp::store};
+        for (int lane = 0; lane < warp_lanes; ++lane) {
+          const int unit = shifted_window_unit(per_thread * lane + rotated_record(i, lane, per_thread), shift,
+                                               per_thread * threads);
+          access.byte_address[lane] = static_cast<unsigned>((unit * k + c) * elem_bytes);
+        }
+        if (bank_cost(access).conflicts != 0) return false;
+      }
   return true;
 }
 

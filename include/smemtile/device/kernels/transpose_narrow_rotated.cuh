@@ -18,7 +18,7 @@
 #include "../../block/record_registers.cuh"  // store_chunk
 #include "../../block/thread_group.cuh"      // FixedThreadBlock
 #include "../../core/record_layout.cuh"      // rotated_record, rotated_record_access, rotated_record_word
-#include "../tuning/transpose_policy.cuh"    // TransposeAlgorithm, narrow_rotated_extent
+#include "../tuning/transpose_policy.cuh"    // TransposeAlgorithm, narrow_rotated_extent, rotated_split_windows
 #include "transpose_narrow_groups.cuh"       // load_elements, store_channel_chunk_shifted
 #include "transpose_narrow_registers.cuh"    // move_records_by_element
 #include "transpose_narrow_words.cuh"        // ChannelWord
@@ -63,6 +63,50 @@ SMEMTILE_DEVICE RotatedWord<E> gather_elements(const RotatedWord<E> (&from)[Q], 
   }
 }
 
+// Whether a row off 16 bytes moves in aligned windows of whole elements (load_row_window,
+// store_row_window): 4- and 8-byte elements aligned to their size, so that the row's phase is whole
+// elements; 1- and 2-byte ones (packed records) and 8-byte ones aligned to 4 shuffle or load by element.
+template <class Bits>
+inline constexpr bool whole_element_windows = sizeof(Bits) >= 4 && alignof(Bits) == sizeof(Bits);
+
+// Bytes a pointer lies past a 16-byte boundary.
+template <class Bits>
+SMEMTILE_DEVICE int phase_16(const Bits* at) {
+  return static_cast<int>(reinterpret_cast<unsigned long long>(at) & 15u);
+}
+
+// Thread t's aligned window of a channel row p bytes off 16 (`row`: the block's first record of it;
+// the window 16 t bytes past the row's aligned start), loaded: one 16-byte load; thread 0's window,
+// which wraps (shifted_window_unit), element by element from the row's first 16 - p bytes and the
+// p bytes past the block's T chunks, nothing outside the block's records read.
+template <int T, class Bits>
+SMEMTILE_DEVICE uint4 load_row_window(const Bits* row, int t) {
+  constexpr int E = static_cast<int>(sizeof(Bits)), P = 16 / E;
+  const int p = phase_16(row);
+  const auto* aligned = reinterpret_cast<const unsigned char*>(row) - p;
+  if (t != 0 || p == 0) return *reinterpret_cast<const uint4*>(aligned + 16 * t);
+  Bits e[P];
+#pragma unroll
+  for (int m = 0; m < P; ++m) e[m] = *reinterpret_cast<const Bits*>(aligned + m * E + (m * E < p ? 16 * T : 0));
+  uint4 chunk;
+  memcpy(&chunk, e, 16);
+  return chunk;
+}
+
+// load_row_window's mirror: thread t's window stored with one 16-byte store; thread 0's in its two
+// pieces (store_chunk_suffix, store_chunk_prefix).
+template <int T, class Bits>
+SMEMTILE_DEVICE void store_row_window(Bits* row, const uint4& chunk, int t) {
+  const int p = phase_16(row);
+  auto* aligned = reinterpret_cast<unsigned char*>(row) - p;
+  if (t != 0 || p == 0) {
+    store_chunk(aligned + 16 * t, chunk);
+    return;
+  }
+  store_chunk_suffix(aligned, chunk, 16 - p);
+  store_chunk_prefix(aligned + 16 * T, chunk, p);
+}
+
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
 // ld; off 16 bytes, element by element: 4- and 8-byte elements only) to its records at dst (K T
 // chunks). Unit word w's element e is packed record element w Q + e: channel (w Q + e) % K of record
@@ -76,11 +120,14 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
   for (int c = 0; c < K; ++c) {
     const Bits* at = src + c * ld + 16 / E * t;
     if constexpr (ChannelsAligned) chunks[c] = *reinterpret_cast<const uint4*>(at);
+    else if constexpr (whole_element_windows<Bits>) chunks[c] = load_row_window<T>(src + c * ld, t);
     else chunks[c] = load_elements(at);
   }
   auto* units = reinterpret_cast<RotatedWord<E>*>(stage);
 #pragma unroll
-  for (int w = 0; w < K; ++w)
+  for (int w = 0; w < K; ++w) {
+    constexpr bool windows = !ChannelsAligned && whole_element_windows<Bits>;  // then w is the channel
+    const int shift = windows ? phase_16(src + w * ld) / E : 0;
 #pragma unroll
     for (int i = 0; i < P; ++i) {
       RotatedWord<E> from[Q];
@@ -90,8 +137,11 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
         from[e] = chunk_unit<E>(chunks[(w * Q + e) % K], rotated_record(i, t, P));
         at[e] = (w * Q + e) / K;
       }
-      units[rotated_record_word(t, i, w, K, P)] = gather_elements<E>(from, at);
+      const int word = windows ? shifted_window_unit(P * t + rotated_record(i, t, P), shift, P * T) * K + w
+                               : rotated_record_word(t, i, w, K, P);
+      units[word] = gather_elements<E>(from, at);
     }
+  }
   __syncthreads();
   uint4* flat = reinterpret_cast<uint4*>(dst);
 #pragma unroll
@@ -101,8 +151,8 @@ SMEMTILE_DEVICE void merge_block_rotated(const Bits* src, long long ld, Bits* ds
 // Thread t's channel chunk c from the records' stage (units of E-byte elements, K words or
 // elements each): its P units gathered in rotated order, then put in record order by selects on the
 // lane's rotation, as chunk_unit's. Channel c of record q of a unit is its packed record element q K + c.
-template <int K, int E>
-SMEMTILE_DEVICE uint4 gather_channel_chunk(const RotatedWord<E>* units, int t, int c) {
+template <int K, int T, int E, bool Shifted = false>
+SMEMTILE_DEVICE uint4 gather_channel_chunk(const RotatedWord<E>* units, int t, int c, int shift = 0) {
   constexpr int P = 16 / rotated_unit_word_bytes(E), Q = rotated_records_per_unit(E);
   RotatedWord<E> gathered[P], ordered[P];  // gathered[i]: unit P t + rotated_record(i, t, P)
 #pragma unroll
@@ -112,7 +162,8 @@ SMEMTILE_DEVICE uint4 gather_channel_chunk(const RotatedWord<E>* units, int t, i
 #pragma unroll
     for (int q = 0; q < Q; ++q) {
       const int element = packed_record_element(q, c, K);
-      from[q] = units[rotated_record_word(t, i, element / Q, K, P)];
+      from[q] = units[Shifted ? shifted_window_unit(P * t + rotated_record(i, t, P), shift, P * T) * K + element / Q
+                              : rotated_record_word(t, i, element / Q, K, P)];
       at[q] = element % Q;
     }
     gathered[i] = gather_elements<E>(from, at);
@@ -146,10 +197,15 @@ SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long l
   Bits* first = dst + 16 / E * t;
   if constexpr (ChannelsAligned) {
 #pragma unroll
-    for (int c = 0; c < K; ++c) store_chunk(first + c * ld, gather_channel_chunk<K, E>(units, t, c));
+    for (int c = 0; c < K; ++c) store_chunk(first + c * ld, gather_channel_chunk<K, T, E>(units, t, c));
+  } else if constexpr (whole_element_windows<Bits> && rotated_split_windows(K, E)) {  // aligned windows from the stage
+#pragma unroll
+    for (int c = 0; c < K; ++c) chunks[c] = gather_channel_chunk<K, T, E, true>(units, t, c, phase_16(dst + c * ld) / E);
+#pragma unroll
+    for (int c = 0; c < K; ++c) store_row_window<T>(dst + c * ld, chunks[c], t);
   } else {
 #pragma unroll
-    for (int c = 0; c < K; ++c) chunks[c] = gather_channel_chunk<K, E>(units, t, c);
+    for (int c = 0; c < K; ++c) chunks[c] = gather_channel_chunk<K, T, E>(units, t, c);
 #pragma unroll
     for (int c = 0; c < K; ++c) store_channel_chunk_shifted(first + c * ld, chunks[c]);
   }
@@ -167,6 +223,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
                 "the rotated algorithms: 16 bytes' worth of records a thread");
   static_assert(rotated_records_conflict_free(K, E),
                 "the rotated algorithms: rotated_record_word must be conflict-free for K");
+  static_assert(E < 4 || shifted_windows_conflict_free(K, E, T),
+                "the rotated algorithms: the shifted windows must be conflict-free for K");
   __shared__ uint4 stage[K * T];
   const int matrix = static_cast<int>(blockIdx.x) / runs;
   const int run = static_cast<int>(blockIdx.x) - matrix * runs;

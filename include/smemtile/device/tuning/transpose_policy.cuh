@@ -76,6 +76,15 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_extent(int elem_bytes, int k)
          k <= transpose_rotated_max;
 }
 
+/// Whether narrow_rows_rotated stores channel rows off 16 bytes in aligned windows gathered from the
+/// stage at the row's shift (4- and 8-byte elements aligned to their size), rather than shifting
+/// aligned chunks across lanes. H200, N = 2^22 + 1, % of cudaMemcpy, windows / shifted: floats
+/// K = 21 83.4 / 87.2, 25 76.6 / 80.7, 27 78.6 / 74.5; doubles K = 25 89.3 / 79.6, 31 87.4 / 84.3;
+/// within 2 points elsewhere (docs/tuning.md, "Rotated records").
+SMEMTILE_HOST_DEVICE constexpr bool rotated_split_windows(int k, int elem_bytes) {
+  return !(elem_bytes == 4 && k > 15 && k <= 25);
+}
+
 /// Whether an algorithm is one of the rotated-record algorithms (narrow_rows_rotated,
 /// narrow_cols_rotated).
 SMEMTILE_HOST_DEVICE constexpr bool is_rotated_transpose(TransposeAlgorithm a) {

@@ -122,13 +122,13 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_apply(const TransposeSelectio
 /// Whether device_transpose's selection takes a rotated algorithm that narrow_rotated_apply allows
 /// (`split` as there): channel rows 16-byte aligned, or off 16 bytes where that was measured faster
 /// than the record algorithms (docs/tuning.md, "Rotated records"): splitting every element size but
-/// floats from K = 27 (the shifted windows' shuffles and edge stores at 64 threads a block), merging
-/// floats up to K = 21 (four element loads a chunk) and doubles.
+/// floats from K = 29 (a window's stage reads of K words at 64 threads a block), merging every size
+/// narrow_rotated_apply allows (4- and 8-byte elements, in aligned windows).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_selected(const TransposeSelectionInput& in, bool split) {
   const long long k = split ? in.cols : in.rows;
   if (!narrow_rotated_apply(in, split, narrow_rotated_records(k, in.elem_bytes))) return false;
   if (channel_rows_aligned_to(in, split, 16)) return true;
-  return split ? in.elem_bytes != 4 || k <= 25 : in.elem_bytes == 8 || k <= 21;
+  return !split || in.elem_bytes != 4 || k <= 27;
 }
 
 /// Whether a call of small matrices can take small_batch_registers with a stage of `stage_bytes`:
