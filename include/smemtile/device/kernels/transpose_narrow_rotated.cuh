@@ -9,9 +9,10 @@
 /// holds one channel of the 4 / E records, a stage word elements of up to 4 / E channels, and byte
 /// permutes move elements between the two. Both global sides move in coalesced 16-byte accesses;
 /// every thread loads all its K chunks before it stages any. Records 16-byte aligned; channel rows
-/// may be off 16 bytes where splitting (aligned windows shifted across lanes) and where merging 4- and
-/// 8-byte elements (element loads) (narrow_rotated_apply). A run's last, shorter block moves element
-/// by element and is its matrix's first block, so that it starts early.
+/// may be off 16 bytes where splitting and where merging 4- and 8-byte elements (narrow_rotated_apply):
+/// aligned windows at the row's shift for 4- and 8-byte elements aligned to their size, else chunks
+/// shifted across lanes (splitting) or element loads (merging). A run's last, shorter block moves
+/// element by element and is its matrix's first block, so that it starts early.
 #pragma once
 
 #include "../../block/interleave.cuh"        // chunk_word
@@ -108,7 +109,7 @@ SMEMTILE_DEVICE void store_row_window(Bits* row, const uint4& chunk, int t) {
 }
 
 // narrow_cols_rotated, a full block: K channel rows (the block's first record of row c at src + c
-// ld; off 16 bytes, element by element: 4- and 8-byte elements only) to its records at dst (K T
+// ld; off 16 bytes: 4- and 8-byte elements only, by windows or element loads) to its records at dst (K T
 // chunks). Unit word w's element e is packed record element w Q + e: channel (w Q + e) % K of record
 // (w Q + e) / K.
 template <int K, int T, bool ChannelsAligned, class Bits>
@@ -179,9 +180,9 @@ SMEMTILE_DEVICE uint4 gather_channel_chunk(const RotatedWord<E>* units, int t, i
 }
 
 // narrow_rows_rotated, a full block: its records at src (K T chunks) to K channel rows (the block's
-// first record of row c at dst + c ld). Rows off 16 bytes: aligned windows shifted across lanes,
-// every chunk gathered before the first is stored, so that no stage read waits behind a row's
-// shuffles and edge stores.
+// first record of row c at dst + c ld). Rows off 16 bytes: every chunk gathered (aligned windows, or
+// chunks then shifted across lanes) before the first is stored, so that no stage read waits behind a
+// row's shuffles and edge stores.
 template <int K, int T, bool ChannelsAligned, class Bits>
 SMEMTILE_DEVICE void split_block_rotated(const Bits* src, Bits* dst, long long ld, uint4* stage) {
   constexpr int E = static_cast<int>(sizeof(Bits));
