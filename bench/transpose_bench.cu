@@ -69,7 +69,10 @@ const std::vector<std::string> kNarrowBatchShapes = {
     // for other even k of 1- to 4-byte elements, else the record algorithms; 2^22 + 1: channel rows
     // off 16 bytes
     "10x4194304", "4194304x10", "12x4194304", "4194304x12", "16x4194304", "4194304x16", "24x2097152", "2097152x24", "32x2097152", "2097152x32",
-    "12x4194301", "4194301x12"};
+    "12x4194301", "4194301x12",
+    // odd k from 9 to 31: the rotated algorithms, rows aligned and off 16 bytes (2^22 + 1)
+    "9x4194304", "4194304x9", "21x4194304", "4194304x21", "31x2097152", "2097152x31", "9x4194305", "4194305x9",
+    "25x4194305", "4194305x25"};
 
 // Issue 21's batch shapes alone (the record algorithm's comparison).
 const std::vector<std::string> kBatchShapes = {"1048576x8x8", "1048576x16x16", "65536x32x32", "65536x33x31",
