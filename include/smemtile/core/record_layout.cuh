@@ -239,39 +239,39 @@ SMEMTILE_HOST_DEVICE constexpr int rotated_unit_word_bytes(int elem_bytes) { ret
 /// element c of the packed record's q_max records, record q at position q.
 SMEMTILE_HOST_DEVICE constexpr int packed_record_element(int q, int c, int k) { return q * k + c; }
 
-/// Whether rotated_record_word's accesses are conflict-free under the bank model for records of k
-/// elements of elem_bytes (1, 2, 4 or 8; 1- and 2-byte elements in packed records of k words): lane
-/// l's i-th access of element position c, every i and c (warps differ by 32 x 16 k bytes, a multiple
-/// of the 128 bytes of banks, so one warp stands for all).
-SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k, int elem_bytes = 4) {
-  const int word = rotated_unit_word_bytes(elem_bytes), per_thread = 16 / word;
+/// Whether rotated units of k element positions of `word` bytes, moved by a uniform `shift`
+/// (shifted_window_unit over `block_units` units), are conflict-free under the bank model: lane l's
+/// i-th access of element position c, every i and c (warps differ by 32 x 16 k bytes, a multiple of
+/// the 128 bytes of banks, so one warp stands for all but the one that wraps: warp 0).
+SMEMTILE_HOST_DEVICE constexpr bool rotated_units_conflict_free(int k, int word, int shift, int block_units) {
+  const int per_thread = 16 / word;
   for (int i = 0; i < per_thread; ++i)
     for (int c = 0; c < k; ++c) {
       WarpAccess access{{}, ~0u, word, AccessOp::store};  // loads (splitting) meet the same banks
-      for (int lane = 0; lane < warp_lanes; ++lane)
-        access.byte_address[lane] = static_cast<unsigned>(rotated_record_word(lane, i, c, k, per_thread) * word);
+      for (int lane = 0; lane < warp_lanes; ++lane) {
+        const int unit = shifted_window_unit(per_thread * lane + rotated_record(i, lane, per_thread), shift, block_units);
+        access.byte_address[lane] = static_cast<unsigned>((unit * k + c) * word);
+      }
       if (bank_cost(access).conflicts != 0) return false;
     }
   return true;
 }
 
+/// Whether rotated_record_word's accesses are conflict-free under the bank model for records of k
+/// elements of elem_bytes (1, 2, 4 or 8; 1- and 2-byte elements in packed records of k words).
+SMEMTILE_HOST_DEVICE constexpr bool rotated_records_conflict_free(int k, int elem_bytes = 4) {
+  const int word = rotated_unit_word_bytes(elem_bytes);
+  return rotated_units_conflict_free(k, word, 0, 16 / word * warp_lanes);
+}
+
 /// Whether the shifted windows' accesses (shifted_window_unit, every shift 0 .. P - 1) are
 /// conflict-free under the bank model for units of k elements of elem_bytes (4 or 8), `threads` a
-/// block: warp 0, the one that wraps (the others are rotated_records_conflict_free's accesses moved
-/// by one uniform offset, which keeps banks distinct).
+/// block (the others are rotated_records_conflict_free's accesses moved by one uniform offset,
+/// which keeps banks distinct; the wrap is checked in warp 0).
 SMEMTILE_HOST_DEVICE constexpr bool shifted_windows_conflict_free(int k, int elem_bytes, int threads) {
   const int per_thread = 16 / elem_bytes;
   for (int shift = 0; shift < per_thread; ++shift)
-    for (int i = 0; i < per_thread; ++i)
-      for (int c = 0; c < k; ++c) {
-        WarpAccess access{{}, ~0u, elem_bytes, AccessOp::store};
-        for (int lane = 0; lane < warp_lanes; ++lane) {
-          const int unit = shifted_window_unit(per_thread * lane + rotated_record(i, lane, per_thread), shift,
-                                               per_thread * threads);
-          access.byte_address[lane] = static_cast<unsigned>((unit * k + c) * elem_bytes);
-        }
-        if (bank_cost(access).conflicts != 0) return false;
-      }
+    if (!rotated_units_conflict_free(k, elem_bytes, shift, per_thread * threads)) return false;
   return true;
 }
 

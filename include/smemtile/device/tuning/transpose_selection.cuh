@@ -109,7 +109,7 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelect
 /// matrix (pitch K) with their pointer and batch stride 16-byte aligned, N at least
 /// `records_per_block` (one full block; a run's last, shorter block moves element by element) and at
 /// most INT_MAX - 16, and the channel rows 16-byte aligned where merging 1- or 2-byte elements (rows
-/// off 16 bytes are written in aligned windows shifted across lanes, and read element by element,
+/// off 16 bytes are written in aligned windows, and read in aligned windows or element by element,
 /// which for smaller elements would be 8 or 16 loads a chunk).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_rotated_apply(const TransposeSelectionInput& in, bool split,
                                                          long long records_per_block) {
