@@ -393,15 +393,45 @@ TEST_CASE("stencil_chunk_planes: 3D chunks that fill the last wave of blocks") {
   for (int trial = 0; trial < 2000; ++trial) {
     const long long depth = 1 + rng() % 2000, tiles = 1 + rng() % 3000, resident = 1 + rng() % 1000;
     const int planes = 1 + static_cast<int>(rng() % 96), radius = 1 + static_cast<int>(rng() % 4);
-    const int c = stencil_chunk_planes(depth, tiles, resident, planes, radius);
-    REQUIRE(c <= planes);
-    REQUIRE(c >= (planes + 1) / 2);
+    const int b = smemtile::stencil_chunk_planes_balanced(depth, tiles, resident, planes, radius);
+    REQUIRE(b <= planes);
+    REQUIRE(b >= (planes + 1) / 2);
     const auto score = [&](int k) {
       const long long blocks = (depth + k - 1) / k * tiles, waves = (blocks + resident - 1) / resident;
       return static_cast<double>(blocks) / static_cast<double>(waves * resident) * k / (k + 2.0 * radius);
     };
-    REQUIRE(score(c) >= score(planes) * (1 - 1e-12));
+    REQUIRE(score(b) >= score(planes) * (1 - 1e-12));
+    // Below one wave, shorter equal chunks: never more blocks than a wave, never shorter than the
+    // least chunk, never longer than the balanced one.
+    const int c = stencil_chunk_planes(depth, tiles, resident, planes, radius);
+    const auto blocks = [&](int k) { return (depth + k - 1) / k * tiles; };
+    REQUIRE(c <= b);
+    if (blocks(b) >= resident) REQUIRE(c == b);
+    if (c < b) {
+      REQUIRE(blocks(c) <= resident);
+      REQUIRE(blocks(c) >= blocks(b));
+      // Shorter than the least chunk only as the same chunks as the balanced ones, made equal.
+      if (blocks(c) > blocks(b)) REQUIRE(c >= std::min(b, smemtile::stencil_chunk_min(planes, radius)));
+    }
   }
+}
+
+TEST_CASE("stencil_chunk_planes: small volumes spread over one wave") {
+  using smemtile::stencil_chunk_planes;
+  // 7-point 32^3 on 16 x 64 planes (2 tiles), 4 blocks on each of 132 multiprocessors: one chunk of
+  // 32 planes per tile would leave 526 of 528 slots idle; chunks of 8 (the least, 64 / 8) give 8.
+  CHECK(stencil_chunk_planes(32, 2, 528, 64, 1) == 8);
+  // 128^3: 16 tiles, 33 chunks each would fit a wave; 16 of the least length 8.
+  CHECK(stencil_chunk_planes(128, 16, 528, 64, 1) == 8);
+  // 256^3: 64 tiles, a wave holds 8 chunks each: 8 of 32 planes instead of 4 of 64.
+  CHECK(stencil_chunk_planes(256, 64, 528, 64, 1) == 32);
+  // Radius 4: chunks at least 2 Radius = 8 planes (64 / 8 is 8 too); radius 4 on 48 planes: 8.
+  CHECK(stencil_chunk_planes(64, 4, 396, 48, 4) == 8);
+  // A wave already full: the balanced choice (384^3 box above).
+  CHECK(stencil_chunk_planes(384, 6 * 24, 3 * 132, 64, 1) ==
+        smemtile::stencil_chunk_planes_balanced(384, 6 * 24, 3 * 132, 64, 1));
+  // One tile, depth below the least chunk: one chunk, the whole depth.
+  CHECK(stencil_chunk_planes(5, 1, 528, 64, 1) == 5);
 }
 
 TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {

@@ -332,13 +332,13 @@ inline constexpr bool stencil_large_tiles_selected =
     stencil_large_tiles_differ<Rank, Radius> && (Rank == 2 || Shape == StencilShape::star);
 
 /// Planes per block of a 3D sweep of `depth` planes over `tiles` xy tiles, `resident` blocks at a
-/// time on the GPU: the policy's `planes` at most, fewer where that fills the last wave of blocks
-/// better. Of the lengths from `planes` down to half of it, the one with the highest share of
-/// block slots used over whole waves times the share of loaded planes computed (each chunk reads
-/// 2 Radius planes beyond it); ties keep the longer chunk (docs/tuning.md, "3D chunks").
-SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long long tiles, long long resident, int planes,
-                                                        int radius) {
-  if (depth <= 0 || tiles <= 0 || resident <= 0) return planes;
+/// time on the GPU, when the sweep fills at least one wave: the policy's `planes` at most, fewer
+/// where that fills the last wave of blocks better. Of the lengths from `planes` down to half of
+/// it, the one with the highest share of block slots used over whole waves times the share of
+/// loaded planes computed (each chunk reads 2 Radius planes beyond it); ties keep the longer chunk
+/// (docs/tuning.md, "3D chunks").
+SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes_balanced(long long depth, long long tiles, long long resident,
+                                                                 int planes, int radius) {
   int best = planes;
   double best_score = -1;
   for (int c = planes; c >= (planes + 1) / 2; --c) {
@@ -352,6 +352,31 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long lo
     }
   }
   return best;
+}
+
+/// The shortest chunk stencil_chunk_planes cuts to fill a GPU: an eighth of the policy's planes,
+/// and at least the 2 Radius planes every chunk loads beyond it.
+SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_min(int planes, int radius) {
+  return (planes + 7) / 8 > 2 * radius ? (planes + 7) / 8 : 2 * radius;
+}
+
+/// Planes per block of a 3D sweep (device_stencil's chunks along z). A volume whose chunks of
+/// stencil_chunk_planes_balanced leave part of the only wave idle is cut into as many equal chunks
+/// as one wave holds, each at least stencil_chunk_min planes: a small volume then spreads over the
+/// multiprocessors instead of a few blocks sweeping long chunks (docs/tuning.md, "3D chunks").
+SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long long tiles, long long resident, int planes,
+                                                        int radius) {
+  if (depth <= 0 || tiles <= 0 || resident <= 0) return planes;
+  const int balanced = stencil_chunk_planes_balanced(depth, tiles, resident, planes, radius);
+  const long long chunks = (depth + balanced - 1) / balanced;
+  if (chunks * tiles >= resident) return balanced;
+  const int least = stencil_chunk_min(planes, radius);
+  const long long fit = resident / tiles;                     // chunks per tile one wave holds
+  const long long most = (depth + least - 1) / least;         // chunks of at least `least` planes
+  const long long wanted = fit < most ? fit : most;
+  if (wanted < chunks) return balanced;
+  const long long even = (depth + wanted - 1) / wanted;       // equal chunks, the last one shorter by < 1
+  return static_cast<int>(even < balanced ? even : balanced);
 }
 
 /// Whether a GPU of compute capability `cc_major`.x has TMA (sm_90 and later).
