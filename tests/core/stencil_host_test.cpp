@@ -466,6 +466,25 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
         Choices{tma_large, tma, stream, cp_async});
+  // 2D boxes of 4-byte elements: the large tiles only under boundary::zero on arrays of at least
+  // 2^26 points; other policies and smaller arrays take the standard tiles. Boxes of other sizes
+  // and stars keep the large tiles.
+  const auto target = [&](long long points, bool zero) { return StencilTarget{9, h100, points, zero}; };
+  const long long big = 1LL << 26;
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big, true))) ==
+        Choices{tma_large, tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big, false))) ==
+        Choices{tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big - 1, true))) ==
+        Choices{tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big, false))) == Choices{tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096, false))) ==
+        Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096, false))) ==
+        Choices{tma_large, tma, stream, cp_async});
+  CHECK(smemtile::stencil_large_tiles_for<2, 4, StencilShape::box>(StencilTarget{9, h100}));  // nothing known: large
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1, true)));
+  CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big, false)));
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, stream, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});

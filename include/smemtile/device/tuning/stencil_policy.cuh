@@ -397,11 +397,25 @@ struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
   long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
   long long points = 0;              ///< elements of the array (0: not known, taken as large)
+  bool zero_fill = true;             ///< the boundary policy is boundary::zero (taken so when not known)
 };
 
-/// 3D arrays below this many points take the standard TMA planes rather than the large ones
-/// (docs/tuning.md, "stencil policies by size and boundary").
+/// 3D arrays below this many points take the standard TMA planes rather than the large ones, and
+/// so do 2D boxes of 4-byte elements, which take the large tiles only under boundary::zero from
+/// this size (docs/tuning.md, "stencil policies by size and boundary").
 inline constexpr long long stencil_large_planes_min_points = 1LL << 26;
+
+/// Whether the selection may take the large tiles for a call on `gpu` (stencil_large_tiles_selected
+/// says whether it may for the stencil): 3D arrays from stencil_large_planes_min_points points;
+/// 2D boxes of 4-byte elements only from that size and under boundary::zero (other policies, and
+/// smaller arrays, ran faster on the standard tiles); other 2D stencils at every size.
+template <int Rank, int ElemBytes, StencilShape Shape>
+SMEMTILE_HOST_DEVICE constexpr bool stencil_large_tiles_for(const StencilTarget& gpu) {
+  const bool large_array = gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
+  if (Rank == 3) return large_array;
+  if (Shape == StencilShape::box && ElemBytes == 4) return large_array && gpu.zero_fill;
+  return true;
+}
 
 /// One default policy: its loader and tiles.
 struct StencilChoice {
@@ -418,11 +432,12 @@ struct StencilCandidates {
 };
 
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
-/// 1D: sync. 2D and 3D, whatever the boundary policy: TMA with the large tiles where the GPU has
-/// TMA (sm_90 and later), the shared memory for them, they differ (3D: radius 1 only), and in 3D
-/// the stencil is a star and the array has at least stencil_large_planes_min_points; TMA with the
-/// standard tiles; the 2D stream where stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by size and
-/// boundary").
+/// 1D: sync. 2D and 3D: TMA with the large tiles where the GPU has TMA (sm_90 and later), the
+/// shared memory for them, they differ (3D: radius 1 only), in 3D the stencil is a star, and the
+/// call takes them (stencil_large_tiles_for: the array's size; for 2D boxes of 4-byte elements,
+/// also the boundary policy); TMA with the standard tiles; the 2D stream where
+/// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
+/// size and boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
   StencilCandidates c{};
@@ -433,8 +448,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
-  const bool large_array = Rank != 3 || gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
-  if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && large_array &&
+  if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && stencil_large_tiles_for<Rank, ElemBytes, Shape>(gpu) &&
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
