@@ -334,10 +334,42 @@ TEST_CASE("stencil policies: halo columns are whole 16-byte vectors and the ring
   static_assert(Policy<1, 4, 1, StencilShape::star, StencilLoader::sync>::interior % 256 == 0, "16 points per thread");
 }
 
+TEST_CASE("stencil_strip_points: 16 bytes a lane where the columns allow, else the widest power of two") {
+  using smemtile::stencil_strip_points;
+  CHECK(stencil_strip_points(4, 128) == 4);
+  CHECK(stencil_strip_points(4, 256) == 4);
+  CHECK(stencil_strip_points(8, 64) == 2);
+  CHECK(stencil_strip_points(1, 128) == 4);   // 128 bytes a row: 4 a lane
+  CHECK(stencil_strip_points(1, 512) == 16);
+  CHECK(stencil_strip_points(2, 128) == 4);
+  CHECK(stencil_strip_points(2, 96) == 1);    // 3 columns a lane: single points
+  CHECK(stencil_strip_points(1, 32 * 6) == 2);
+  for (int e : {1, 2, 4, 8, 16})
+    for (int cols = 32; cols <= 1024; cols += 32) {
+      const int p = stencil_strip_points(e, cols);
+      CHECK(p >= 1);
+      CHECK(p * e <= 16);
+      CHECK((cols / 32) % p == 0);                         // whole strips for every lane
+      CHECK(((cols / 32) % (2 * p) != 0 || 2 * p * e > 16));  // the widest that does
+    }
+}
+
 TEST_CASE("stencil policies: the compute scheme follows the shape and the element size") {
+  // 2D: strips for stars of elements up to 4 bytes and boxes up to radius 2 (bytes on TMA tiles
+  // only); doubles' stars and wider boxes take points.
   CHECK(Policy<2, 4, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_strips);
+  CHECK(Policy<2, 1, 4, StencilShape::star, StencilLoader::cp_async>::compute == StencilCompute::star_strips);
+  CHECK(Policy<2, 2, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::compute ==
+        StencilCompute::star_strips);
   CHECK(Policy<2, 8, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::points);
-  CHECK(Policy<2, 4, 1, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  CHECK(Policy<2, 4, 1, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::box_strips);
+  CHECK(Policy<2, 8, 2, StencilShape::box, StencilLoader::cp_async>::compute == StencilCompute::box_strips);
+  CHECK(Policy<2, 1, 2, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::box_strips);
+  CHECK(Policy<2, 1, 1, StencilShape::box, StencilLoader::cp_async>::compute == StencilCompute::points);
+  CHECK(Policy<2, 4, 4, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::box_strips);
+  CHECK(Policy<2, 2, 3, StencilShape::box, StencilLoader::cp_async>::compute == StencilCompute::box_strips);
+  CHECK(Policy<2, 8, 3, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
+  CHECK(Policy<2, 4, 5, StencilShape::box, StencilLoader::tma>::compute == StencilCompute::points);
   CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_columns);
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma>::compute == StencilCompute::star_strips);
   CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma, StencilTiles::large>::compute ==
@@ -466,25 +498,31 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
         Choices{tma_large, tma, stream, cp_async});
-  // 2D boxes of 4-byte elements: the large tiles only under boundary::zero on arrays of at least
-  // 2^26 points; other policies and smaller arrays take the standard tiles. Boxes of other sizes
-  // and stars keep the large tiles.
-  const auto target = [&](long long points, bool zero) { return StencilTarget{9, h100, points, zero}; };
+  // 2D boxes of 4-byte elements: the large tiles on arrays of at least 2^26 points, whatever the
+  // boundary policy; smaller arrays take the standard tiles. Boxes of other sizes and stars keep
+  // the large tiles.
+  const auto target = [&](long long points) { return StencilTarget{9, h100, points}; };
   const long long big = 1LL << 26;
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big, true))) ==
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big))) ==
         Choices{tma_large, tma, stream, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big, false))) ==
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big - 1))) ==
         Choices{tma, stream, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big - 1, true))) ==
-        Choices{tma, stream, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big, false))) == Choices{tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096, false))) ==
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big))) ==
         Choices{tma_large, tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096, false))) ==
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(4096))) == Choices{tma, cp_async});
+  // Wider boxes of 4-byte elements keep the standard tiles at every size.
+  CHECK(list(smemtile::stencil_candidates<2, 4, 3, StencilShape::box>(target(big))) == Choices{tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 4, StencilShape::box>(StencilTarget{9, h100})) == Choices{tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::box>(target(big))) == Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096))) ==
+        Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 1, 1, StencilShape::box>(target(4096))) ==
+        Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096))) ==
         Choices{tma_large, tma, stream, cp_async});
   CHECK(smemtile::stencil_large_tiles_for<2, 4, StencilShape::box>(StencilTarget{9, h100}));  // nothing known: large
-  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1, true)));
-  CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big, false)));
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1)));
+  CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big)));
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, stream, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
@@ -516,6 +554,7 @@ TEST_CASE("stencil_stream_selected: the 2D stream before cp.async where it was m
         // Every default stream policy passes its checks, holds at least one value per lane and
         // loads at least one row ahead.
         CHECK(smemtile::stencil_stream_columns(e, r, s) >= 1);
+        CHECK(smemtile::stencil_stream_columns(e, r, s) <= 16);  // StencilStreamPolicy's bound
         CHECK(smemtile::stencil_stream_ahead(e, r, s) >= 1);
       }
   // The measured shapes (docs/tuning.md, "2D stream"): 32 bytes of a row per lane for stars of
@@ -528,6 +567,9 @@ TEST_CASE("stencil_stream_selected: the 2D stream before cp.async where it was m
   CHECK(Policy<2, 4, 2, StencilShape::star, StencilLoader::stream>::columns == 4);
   CHECK(smemtile::StencilPolicyCheck<Policy<2, 4, 4, StencilShape::box, StencilLoader::stream>, 4, 4, StencilShape::box>::ok);
   CHECK(smemtile::IsStencilPolicy<Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>>::value);
+  // Bytes' 5-point star: 32 bytes would be 32 values a lane, past the policy's 16 (a forced
+  // stream of bytes failed to compile before the bound).
+  CHECK(Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>::columns == 16);
 }
 
 TEST_CASE("stencil_plane_offsets_fit: 3D periodic TMA sweeps take planes whose elements lie within 2^31 - 1 of the first") {

@@ -12,7 +12,7 @@
 // Coverage (a union, not the full product): every policy with star radius 1 on float; radii 1..4
 // with star and box on float with reflect; box radius 2 with zero and periodic; double and int for
 // a few (shape, radius, policy) combinations; a 2D array of more than 65535 tile rows (the grid's
-// y loop).
+// y loop); a caller's strips policies of 1, 2 and 4 points a lane.
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -62,6 +62,36 @@ TEST_CASE("device_stencil 2D double and int") {
   random_stencils<2, 2, star, kReflect, int>(cases, rng);
   random_stencils<2, 3, box, kConstant, int>(cases, rng);
   random_stencils<2, 1, star, kPeriodic, int>(cases, rng);
+}
+
+// A caller's 2D policy computing by strips (StencilCompute::star_strips, box_strips) on random
+// geometries against the host reference: strips of 1, 2 and 4 points a lane (stencil_strip_points
+// of the policy's Cols), radii beyond a strip (the sides from lanes further away).
+template <int R, StencilShape S, int P, class T, class Policy>
+void caller_strips(int cases, std::mt19937& rng) {
+  const auto op = random_op<T, 2, R, S>(rng);
+  INFO("caller's strips: radius " << R << (S == star ? " star" : " box") << ", " << sizeof(T) << "-byte elements, "
+                                  << Policy::rows << " x " << Policy::cols << " tiles, policy " << policy_name(P));
+  for (int i = 0; i < cases; ++i) {
+    INFO("case " << i);
+    check_stencil<2, R, S, P, T>(random_geometry(rng, 2, i, Policy::rows, Policy::cols, R, false, 1), op, rng, Policy{});
+  }
+}
+
+TEST_CASE("device_stencil 2D: a caller's strips policies of 1, 2 and 4 points a lane") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using smemtile::StencilTiledPolicy;
+  using smemtile::StencilLoader;
+  constexpr auto strips_star = smemtile::StencilCompute::star_strips;
+  constexpr auto strips_box = smemtile::StencilCompute::box_strips;
+  // 96 columns: 3 a lane, strips of one point; 64: two; 192 floats: two; 128 floats: four.
+  caller_strips<3, star, kReflect, float, StencilTiledPolicy<2, StencilLoader::cp_async, strips_star, 16, 96, 4, 1, 2, 4>>(8, rng);
+  caller_strips<2, box, kPeriodic, float, StencilTiledPolicy<2, StencilLoader::cp_async, strips_box, 16, 64, 4, 1, 2, 4>>(8, rng);
+  caller_strips<1, box, kClamp, int, StencilTiledPolicy<2, StencilLoader::cp_async, strips_box, 8, 192, 4, 2, 2, 4>>(8, rng);
+  caller_strips<4, box, kZero, float, StencilTiledPolicy<2, StencilLoader::cp_async, strips_box, 32, 128, 4, 1, 1, 4>>(6, rng);
+  // Doubles, two a lane: radius 3 and 4 read past the neighbouring lane.
+  caller_strips<3, box, kConstant, double, StencilTiledPolicy<2, StencilLoader::cp_async, strips_box, 16, 64, 4, 1, 2, 8>>(8, rng);
+  caller_strips<4, star, kClamp, double, StencilTiledPolicy<2, StencilLoader::cp_async, strips_star, 32, 64, 4, 1, 2, 8>>(8, rng);
 }
 
 TEST_CASE("device_stencil 2D float: more than 65535 tile rows") {

@@ -236,7 +236,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
     long long points = 1;
     for (int d = 0; d < rank; ++d) points *= static_cast<long long>(in.extent(d));
     const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape>(
-        StencilTarget{device.cc_major, device.shared_per_block_optin, points, Boundary::is_zero});
+        StencilTarget{device.cc_major, device.shared_per_block_optin, points});
     for (int c = 0; c < candidates.count; ++c) {
       const StencilChoice choice = candidates.choice[c];
       bool ran = false;

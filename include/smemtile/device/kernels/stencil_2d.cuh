@@ -10,7 +10,7 @@
 #include "../../core/halo_layout.cuh"     // HaloLayout
 #include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
 #include "stencil_common.cuh"             // TileRing, element, stencil_point
-#include "stencil_strips.cuh"             // star_strips_2d
+#include "stencil_strips.cuh"             // strips_2d
 #include "stencil_tma.cuh"                // start_tma, wait_tma_slot, EdgeCells
 
 namespace smemtile {
@@ -22,8 +22,8 @@ namespace detail {
 template <class Policy, int Radius, StencilShape Shape, class T, class Layout, class Op, class Out>
 SMEMTILE_DEVICE void compute_tile_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Out& out, int out_rows,
                                      int out_cols) {
-  if constexpr (Policy::compute == StencilCompute::star_strips) {
-    star_strips_2d<Policy, Radius>(tile, origin, op, out);
+  if constexpr (Policy::compute == StencilCompute::star_strips || Policy::compute == StencilCompute::box_strips) {
+    strips_2d<Policy, Radius, Shape>(tile, origin, op, out);
   } else {
 #pragma unroll
     for (int j = 0; j < Policy::rows / Policy::warps; ++j)

@@ -28,8 +28,9 @@ enum class StencilLoader {
 enum class StencilCompute {
   points,        ///< each point reads its neighbours from shared memory
   star_columns,  ///< 3D stars: each point's values along z stay in registers; x and y from the plane
-  star_strips,   ///< stars: a thread computes strips of 16 bytes of a row from 16-byte vector reads
-  box_strips     ///< 3D boxes of radius 1: a strip's 3 x 3 x (strip + 2) values stay in registers along z
+  star_strips,   ///< stars: a thread computes strips of up to 16 bytes of a row from vector reads
+  box_strips     ///< boxes: 2D, a strip's window of rows in registers down the tile; 3D (radius 1, 4-byte
+                 ///< elements), its 3 x 3 x (strip + 2) values in registers along z
 };
 
 /// The tiles of the default policies: the standard ones, or larger ones where TMA loads them and
@@ -155,6 +156,15 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_strip_side(int elem_bytes, int radius
   return (radius + 16 / elem_bytes - 1) / (16 / elem_bytes) * (16 / elem_bytes);
 }
 
+/// Points of a 2D strip (StencilCompute::star_strips, box_strips): 16 bytes of a row where the
+/// tile's columns give every lane whole 16-byte strips, else the widest power of two of them that
+/// does (tiles of 128 bytes: 4 bytes a lane; one shared load of 4, 8 or 16 bytes per row).
+SMEMTILE_HOST_DEVICE constexpr int stencil_strip_points(int elem_bytes, int cols) {
+  int points = 16 / elem_bytes;
+  while (points > 1 && (cols / 32) % points != 0) points /= 2;
+  return points;
+}
+
 /// Slots in a policy's ring of tiles (planes): 2D the one computed, the stages loading, one being
 /// released; 3D boxes the 2 Radius + 1 planes read plus those (box strips, whose values along z
 /// stay in registers, only the newest); 3D stars (values along z in registers) Radius + 1 planes
@@ -200,13 +210,13 @@ struct StencilPolicyCheck {
                 "stencil policy: star_columns and star_strips compute star stencils only; box stencils take points "
                 "or box_strips");
   static_assert(Policy::compute != StencilCompute::box_strips ||
-                    (Shape == StencilShape::box && Radius == 1 && Policy::rank == 3 && ElemBytes == 4),
-                "stencil policy: box_strips computes 3D box stencils of radius 1 on 4-byte elements; others take points");
+                    (Shape == StencilShape::box && (Policy::rank == 2 || (Radius == 1 && ElemBytes == 4))),
+                "stencil policy: box_strips computes box stencils: 2D any, 3D radius 1 on 4-byte elements; others "
+                "take points");
   static constexpr int strip = 16 / ElemBytes;  ///< points of one 16-byte strip
-  static_assert(Policy::compute != StencilCompute::star_strips || (ElemBytes == 4 && Policy::cols % strip == 0),
-                "stencil policy: star_strips are written for 4-byte elements, Cols a multiple of 4");
-  static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank != 2 || Policy::cols % (32 * strip) == 0,
-                "stencil policy: 2D star_strips give every lane whole strips: make Cols a multiple of 32 * 4");
+  static_assert(Policy::compute != StencilCompute::star_strips || Policy::rank == 2 ||
+                    (ElemBytes == 4 && Policy::cols % strip == 0),
+                "stencil policy: 3D star_strips are written for 4-byte elements, Cols a multiple of 4");
   static constexpr bool strips_3d = Policy::rank == 3 && (Policy::compute == StencilCompute::star_strips ||
                                                           Policy::compute == StencilCompute::box_strips);  ///< 3D strips
   static_assert(!strips_3d || (Policy::cols % strip == 0 && 32 % (Policy::cols / strip) == 0 &&
@@ -251,16 +261,22 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius,
 
 /// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
 /// doubles) or 64 x 128 for narrower elements, floats described to TMA in 8-byte pairs; one tile
-/// loading ahead; star strips for floats (docs/tuning.md).
+/// loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
+/// elements up to 4 bytes (bytes: on TMA tiles, the cp.async copy of bytes leaving them too few
+/// registers), else points (docs/tuning.md, "2D strips").
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr bool large = Tiles == StencilTiles::large;  ///< the large tiles
   static constexpr int cols = large && ElemBytes == 4 ? 256 : large || ElemBytes <= 4 ? 128 : 64;  ///< columns
+  static constexpr bool star = Shape == StencilShape::star;    ///< a star stencil
+  static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
+                                     (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
+  static constexpr bool strips = star ? ElemBytes <= 4 : box_strips;                  ///< strips
   /// the policy
   using type = StencilTiledPolicy<2, Loader,
-                                  Shape == StencilShape::star && ElemBytes == 4 && cols % 128 == 0
-                                      ? StencilCompute::star_strips
-                                      : StencilCompute::points,
+                                  !strips ? StencilCompute::points
+                                  : star  ? StencilCompute::star_strips
+                                          : StencilCompute::box_strips,
                                   large && ElemBytes <= 2 ? 64 : 32, cols,
                                   detail::stencil_halo_cols(ElemBytes, Radius, Tiles), 1, 2,
                                   large && ElemBytes == 4 ? 8 : ElemBytes>;
@@ -272,7 +288,8 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
 /// the centre row only, boxes of every row of the window.
 SMEMTILE_HOST_DEVICE constexpr int stencil_stream_columns(int elem_bytes, int radius, StencilShape shape) {
   const int bytes = shape == StencilShape::star ? (radius == 1 ? 32 : radius == 2 ? 16 : 8) : (radius == 1 ? 16 : 4);
-  return bytes / elem_bytes > 1 ? bytes / elem_bytes : 1;
+  const int columns = bytes / elem_bytes;
+  return columns < 1 ? 1 : columns > 16 ? 16 : columns;  // StencilStreamPolicy's 1 to 16
 }
 /// Rows loading ahead of a stream's window (docs/tuning.md, "2D stream").
 SMEMTILE_HOST_DEVICE constexpr int stencil_stream_ahead(int elem_bytes, int radius, StencilShape shape) {
@@ -397,23 +414,21 @@ struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
   long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
   long long points = 0;              ///< elements of the array (0: not known, taken as large)
-  bool zero_fill = true;             ///< the boundary policy is boundary::zero (taken so when not known)
 };
 
 /// 3D arrays below this many points take the standard TMA planes rather than the large ones, and
-/// so do 2D boxes of 4-byte elements, which take the large tiles only under boundary::zero from
-/// this size (docs/tuning.md, "stencil policies by size and boundary").
+/// so do 2D boxes of 4-byte elements (docs/tuning.md, "stencil policies by size and boundary").
 inline constexpr long long stencil_large_planes_min_points = 1LL << 26;
 
 /// Whether the selection may take the large tiles for a call on `gpu` (stencil_large_tiles_selected
-/// says whether it may for the stencil): 3D arrays from stencil_large_planes_min_points points;
-/// 2D boxes of 4-byte elements only from that size and under boundary::zero (other policies, and
-/// smaller arrays, ran faster on the standard tiles); other 2D stencils at every size.
-template <int Rank, int ElemBytes, StencilShape Shape>
+/// says whether it may for the stencil): 3D arrays and 2D boxes of 4-byte elements up to radius 2
+/// from stencil_large_planes_min_points points (smaller ones ran faster on the standard tiles),
+/// wider boxes of 4-byte elements never; other 2D stencils at every size.
+template <int Rank, int ElemBytes, StencilShape Shape, int Radius = 1>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_large_tiles_for(const StencilTarget& gpu) {
   const bool large_array = gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
   if (Rank == 3) return large_array;
-  if (Shape == StencilShape::box && ElemBytes == 4) return large_array && gpu.zero_fill;
+  if (Shape == StencilShape::box && ElemBytes == 4) return Radius <= 2 && large_array;
   return true;
 }
 
@@ -434,8 +449,7 @@ struct StencilCandidates {
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
 /// 1D: sync. 2D and 3D: TMA with the large tiles where the GPU has TMA (sm_90 and later), the
 /// shared memory for them, they differ (3D: radius 1 only), in 3D the stencil is a star, and the
-/// call takes them (stencil_large_tiles_for: the array's size; for 2D boxes of 4-byte elements,
-/// also the boundary policy); TMA with the standard tiles; the 2D stream where
+/// call takes them (stencil_large_tiles_for: the array's size); TMA with the standard tiles; the 2D stream where
 /// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
 /// size and boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
@@ -448,7 +462,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
-  if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && stencil_large_tiles_for<Rank, ElemBytes, Shape>(gpu) &&
+  if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && stencil_large_tiles_for<Rank, ElemBytes, Shape, Radius>(gpu) &&
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
