@@ -517,6 +517,8 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096))) ==
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 1, 1, StencilShape::box>(target(4096))) ==
+        Choices{tma_large, tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::star>(target(4096))) ==
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096))) ==
         Choices{tma_large, tma, stream, cp_async});
@@ -547,7 +549,9 @@ TEST_CASE("stencil_stream_selected: the 2D stream before cp.async where it was m
     for (int r = 1; r <= 8; ++r)
       for (StencilShape s : {StencilShape::star, StencilShape::box}) {
         INFO(e << "-byte elements, radius " << r << (s == StencilShape::star ? " star" : " box"));
-        const bool expected = e == 4 ? (s == StencilShape::star ? r <= 2 : r == 1) : e == 8 && s == StencilShape::star && r == 1;
+        const bool expected = e <= 2   ? r <= 2
+                              : e == 4 ? (s == StencilShape::star ? r <= 2 : r == 1)
+                                       : e == 8 && s == StencilShape::star && r == 1;
         CHECK(stencil_stream_selected(2, e, r, s) == expected);
         CHECK_FALSE(stencil_stream_selected(1, e, r, s));
         CHECK_FALSE(stencil_stream_selected(3, e, r, s));
@@ -567,9 +571,11 @@ TEST_CASE("stencil_stream_selected: the 2D stream before cp.async where it was m
   CHECK(Policy<2, 4, 2, StencilShape::star, StencilLoader::stream>::columns == 4);
   CHECK(smemtile::StencilPolicyCheck<Policy<2, 4, 4, StencilShape::box, StencilLoader::stream>, 4, 4, StencilShape::box>::ok);
   CHECK(smemtile::IsStencilPolicy<Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>>::value);
-  // Bytes' 5-point star: 32 bytes would be 32 values a lane, past the policy's 16 (a forced
-  // stream of bytes failed to compile before the bound).
-  CHECK(Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>::columns == 16);
+  // Bytes and halves: 4 values a lane (wider rows spilled; a forced stream of bytes' 5-point star,
+  // 32 a lane, failed to compile before the policy's bound of 16).
+  CHECK(Policy<2, 1, 1, StencilShape::star, StencilLoader::stream>::columns == 4);
+  CHECK(Policy<2, 2, 2, StencilShape::box, StencilLoader::stream>::columns == 4);
+  CHECK(Policy<2, 1, 1, StencilShape::box, StencilLoader::stream>::ahead == 2);
 }
 
 TEST_CASE("stencil_plane_offsets_fit: 3D periodic TMA sweeps take planes whose elements lie within 2^31 - 1 of the first") {

@@ -287,6 +287,7 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
 /// per multiprocessor without spilling (docs/tuning.md, "2D stream"): stars keep shifted copies of
 /// the centre row only, boxes of every row of the window.
 SMEMTILE_HOST_DEVICE constexpr int stencil_stream_columns(int elem_bytes, int radius, StencilShape shape) {
+  if (elem_bytes <= 2) return 4;  // bytes and halves: wider rows spill (docs/tuning.md, "2D stream")
   const int bytes = shape == StencilShape::star ? (radius == 1 ? 32 : radius == 2 ? 16 : 8) : (radius == 1 ? 16 : 4);
   const int columns = bytes / elem_bytes;
   return columns < 1 ? 1 : columns > 16 ? 16 : columns;  // StencilStreamPolicy's 1 to 16
@@ -400,11 +401,14 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_chunk_planes(long long depth, long lo
 SMEMTILE_HOST_DEVICE constexpr bool stencil_gpu_has_tma(int cc_major) { return cc_major >= 9; }
 
 /// Whether the selection takes the 2D stream after TMA, before cp.async, where it was measured
-/// ahead of cp.async's tiles (docs/tuning.md, "2D stream"): 4-byte elements, stars of radius 1
-/// and 2 and boxes of radius 1; 8-byte elements, stars of radius 1 (their wider stencils shuffle
-/// two words per value and lose to the tiles). Other stencils may force it (StencilForcedLoader).
+/// ahead of cp.async's tiles (docs/tuning.md, "2D stream"): 1- and 2-byte elements up to radius 2
+/// (cp.async moves their rows off 4 bytes element by element, synchronously); 4-byte elements,
+/// stars of radius 1 and 2 and boxes of radius 1; 8-byte elements, stars of radius 1 (their wider
+/// stencils shuffle two words per value and lose to the tiles). Other stencils may force it
+/// (StencilForcedLoader).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_stream_selected(int rank, int elem_bytes, int radius, StencilShape shape) {
   if (rank != 2) return false;
+  if (elem_bytes <= 2) return radius <= 2;
   if (elem_bytes == 4) return shape == StencilShape::star ? radius <= 2 : radius == 1;
   return elem_bytes == 8 && shape == StencilShape::star && radius == 1;
 }
