@@ -26,20 +26,26 @@
 // double, 512^3; 3D radius-4 star (eighth-order second derivative summed over the axes), float,
 // 512^3 and 376^3; 3D 27-point box (mean), float, 512^3 and 384^3 (no hand-written 3D peers: they
 // read z neighbours on the axis only); odd shapes (rows, and planes, not multiples of 16 bytes: no TMA) of the 2D and
-// 3D cases: 8191 x 8193 and 509 x 511 x 513 (radius-4 star: float only). smem_halo, hand_2_5d
-// and cudaMemcpy have no Boundary axis: zero outside the array. The reference follows the state's
-// boundary policy.
+// 3D cases: 8191 x 8193 and 509 x 511 x 513 (radius-4 star: float only). Narrow elements, where
+// the op accumulates in a wider type than the element (float): 2D 3x3 box blur of bytes (uint8_t:
+// the sum of the 9 neighbours in float, exact, divided by 9 rounding halves up) and 2D 5-point heat
+// step of halves (__half: computed in float, rounded to a half once), 16384 x 16384 and the odd
+// 16383 x 16385. smem_halo, hand_2_5d and cudaMemcpy have no Boundary axis: zero outside the
+// array. The reference follows the state's boundary policy.
 // GB/s counts one read and one write of the array (what cudaMemcpy moves for the same bytes).
-// Inputs: pseudo-random and non-zero (ints in [1, 2^20], floats and doubles in [1, 2)). Every state
-// poisons its output (all bits set: NaN, or -1 for ints), runs its implementation once, and compares
-// every element on the device with a reference computed by a simple kernel in double precision:
-// ints exactly, floats within 1e-5 and doubles within 1e-12 of (sum of |coefficients|) x max |input|
-// (the implementations may add in different orders and contract to FMAs differently). A wrong
-// element ends the program with "WRONG OUTPUT from ...": no number is reported for a wrong kernel.
+// Inputs: pseudo-random (ints in [1, 2^20], bytes any value, halves, floats and doubles in [1, 2)).
+// Every state poisons its output (all bits set: NaN, -1 for ints, 255 for bytes, a valid byte),
+// runs its implementation once, and compares every element on the device with a reference computed
+// by a simple kernel in double precision: ints and bytes exactly, halves within 2e-3, floats within
+// 1e-5 and doubles within 1e-12 of (sum of |coefficients|) x max |input| (the implementations may
+// add in different orders and contract to FMAs differently). A wrong element ends the program with
+// "WRONG OUTPUT from ...": no number is reported for a wrong kernel.
+#include <cuda_fp16.h>
 #include <nvbench/nvbench.cuh>
 
 #include <smemtile/smemtile.cuh>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -53,6 +59,19 @@
 namespace {
 
 using smemtile::StencilShape;
+
+// x as a V, halves through float both ways (rounded to nearest even), other types by static_cast.
+template <class V, class T>
+__host__ __device__ V convert_to(T x) {
+  if constexpr (std::is_same<T, __half>::value) return static_cast<V>(__half2float(x));
+  else if constexpr (std::is_same<V, __half>::value) return __float2half_rn(static_cast<float>(x));
+  else return static_cast<V>(x);
+}
+
+// The type the byte and half ops compute in: float for the implementations' elements (wider than
+// the element), double for the reference's.
+template <class V>
+using accum_of = std::conditional_t<std::is_same<V, double>::value, double, float>;
 
 // ---- ops: the same functors for every implementation -----------------------------------------------
 // `n` is a neighbourhood: n(dx), n(dy, dx) or n(dz, dy, dx), and n.center(). The value type follows
@@ -82,6 +101,33 @@ struct Laplace7 {  // 3D 7-point Laplacian
   __device__ auto operator()(const N& n) const {
     using V = value_of<N>;
     return n(-1, 0, 0) + n(1, 0, 0) + n(0, -1, 0) + n(0, 1, 0) + n(0, 0, -1) + n(0, 0, 1) - V(6) * n(0, 0, 0);
+  }
+};
+
+struct ByteBlur9 {  // 2D 3x3 box blur of bytes: the mean, rounded to an integer (halves up)
+  static constexpr double abs_sum = 1;
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    using A = accum_of<V>;  // float: at most 9 x 255, exact, as in the reference's double
+    A sum = A(0);
+#pragma unroll
+    for (int dy = -1; dy <= 1; ++dy)
+#pragma unroll
+      for (int dx = -1; dx <= 1; ++dx) sum += convert_to<A>(n(dy, dx));
+    return static_cast<V>((static_cast<int>(sum) + 4) / 9);  // the same integer in every implementation
+  }
+};
+
+struct HalfHeat5 {  // 2D 5-point heat step of halves, computed in float, rounded to a half once
+  static constexpr double abs_sum = 1;  // 0.6 (centre) + 4 x 0.1
+  template <class N>
+  __device__ auto operator()(const N& n) const {
+    using V = value_of<N>;
+    using A = accum_of<V>;
+    const A c = convert_to<A>(n(0, 0));
+    const A sides = (convert_to<A>(n(-1, 0)) + convert_to<A>(n(1, 0))) + (convert_to<A>(n(0, -1)) + convert_to<A>(n(0, 1)));
+    return convert_to<V>(c + A(0.1) * (sides - A(4) * c));
   }
 };
 
@@ -117,17 +163,18 @@ __device__ int map_axis(int i, int n) {
   else return ((i % n) + n) % n;
 }
 
-// Global memory with a bounds test per neighbour (zero outside, or mapped by M), values converted to V.
+// Global memory with a bounds test per neighbour (zero outside, or mapped by M), values converted to V
+// (convert_to: halves through float).
 template <class T, class V = T, int M = kZero>
 struct Global1D {
   const T* __restrict__ a;
   int n, i;
   __device__ V operator()(int dx) const {
     const int j = i + dx;
-    if constexpr (M != kZero) return static_cast<V>(a[map_axis<M>(j, n)]);
-    else return j >= 0 && j < n ? static_cast<V>(a[j]) : V(0);
+    if constexpr (M != kZero) return convert_to<V>(a[map_axis<M>(j, n)]);
+    else return j >= 0 && j < n ? convert_to<V>(a[j]) : V(0);
   }
-  __device__ V center() const { return static_cast<V>(a[i]); }
+  __device__ V center() const { return convert_to<V>(a[i]); }
 };
 
 template <class T, class V = T, int M = kZero>
@@ -137,8 +184,8 @@ struct Global2D {
   __device__ V operator()(int dy, int dx) const {
     const int yy = y + dy, xx = x + dx;
     if constexpr (M != kZero)
-      return static_cast<V>(a[static_cast<long long>(map_axis<M>(yy, ny)) * nx + map_axis<M>(xx, nx)]);
-    else return yy >= 0 && yy < ny && xx >= 0 && xx < nx ? static_cast<V>(a[static_cast<long long>(yy) * nx + xx]) : V(0);
+      return convert_to<V>(a[static_cast<long long>(map_axis<M>(yy, ny)) * nx + map_axis<M>(xx, nx)]);
+    else return yy >= 0 && yy < ny && xx >= 0 && xx < nx ? convert_to<V>(a[static_cast<long long>(yy) * nx + xx]) : V(0);
   }
   __device__ V center() const { return (*this)(0, 0); }
 };
@@ -150,10 +197,10 @@ struct Global3D {
   __device__ V operator()(int dz, int dy, int dx) const {
     const int zz = z + dz, yy = y + dy, xx = x + dx;
     if constexpr (M != kZero)
-      return static_cast<V>(
+      return convert_to<V>(
           a[(static_cast<long long>(map_axis<M>(zz, nz)) * ny + map_axis<M>(yy, ny)) * nx + map_axis<M>(xx, nx)]);
     else return zz >= 0 && zz < nz && yy >= 0 && yy < ny && xx >= 0 && xx < nx
-               ? static_cast<V>(a[(static_cast<long long>(zz) * ny + yy) * nx + xx])
+               ? convert_to<V>(a[(static_cast<long long>(zz) * ny + yy) * nx + xx])
                : V(0);
   }
   __device__ V center() const { return (*this)(0, 0, 0); }
@@ -339,7 +386,7 @@ __global__ void __launch_bounds__(kBX * kBY) hand_2_5d(const T* __restrict__ in,
 
 // ---- data, reference, check -------------------------------------------------------------------------
 
-// Non-zero pseudo-random values: ints in [1, 2^20], floats and doubles in [1, 2).
+// Pseudo-random values: ints in [1, 2^20], bytes any value, halves, floats and doubles in [1, 2).
 template <class T>
 __global__ void fill_random(T* a, long long count, unsigned seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
@@ -351,6 +398,10 @@ __global__ void fill_random(T* a, long long count, unsigned seed) {
       const unsigned long long bits = 0x3ff0000000000000ull | (static_cast<unsigned long long>(h) << 20) |
                                       (hash32(h ^ 0x9e3779b9u) & 0xfffffu);
       a[i] = __longlong_as_double(static_cast<long long>(bits));
+    } else if constexpr (std::is_same<T, __half>::value) {
+      a[i] = __ushort_as_half(static_cast<unsigned short>(0x3c00u | (h & 0x3ffu)));
+    } else if constexpr (sizeof(T) == 1) {
+      a[i] = static_cast<T>(h >> 24);
     } else {
       a[i] = static_cast<T>((h & 0xfffffu) + 1u);
     }
@@ -383,7 +434,7 @@ __global__ void count_wrong(const T* out, const Ref* ref, long long count, doubl
                             unsigned long long* wrong, unsigned long long* first) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const double got = static_cast<double>(out[i]), want = static_cast<double>(ref[i]);
+    const double got = convert_to<double>(out[i]), want = convert_to<double>(ref[i]);
     if (!(fabs(got - want) <= tolerance)) {
       atomicAdd(wrong, 1ull);
       atomicMin(first, static_cast<unsigned long long>(i));
@@ -406,8 +457,8 @@ void check(const T* out, const Ref* ref, long long count, double tolerance, cons
     std::fprintf(stderr,
                  "stencil_bench: WRONG OUTPUT from %s: %llu of %lld elements differ by more than %.3g, first at "
                  "index %llu: %.17g, expected %.17g\n",
-                 what.c_str(), result.count, count, tolerance, result.first, static_cast<double>(got),
-                 static_cast<double>(want));
+                 what.c_str(), result.count, count, tolerance, result.first, convert_to<double>(got),
+                 convert_to<double>(want));
     std::exit(EXIT_FAILURE);
   }
   std::printf("stencil_bench: %s: output checked (%lld elements within %.3g of the reference)\n", what.c_str(), count,
@@ -434,7 +485,9 @@ const std::vector<std::string> kCases = {
     "3D-27box-F32-512^3", "3D-27box-F32-384^3",
     // odd shapes: rows (2D) and rows and planes (3D) not multiples of 16 bytes (no TMA), odd extents
     "2D-5pt-F32-8191x8193", "2D-5pt-F64-8191x8193", "2D-9box-F32-8191x8193", "2D-9box-F64-8191x8193",
-    "3D-7pt-F32-509x511x513", "3D-7pt-F64-509x511x513", "3D-r4-F32-509x511x513"};
+    "3D-7pt-F32-509x511x513", "3D-7pt-F64-509x511x513", "3D-r4-F32-509x511x513",
+    // bytes and halves (the ops compute in float), aligned and odd
+    "2D-9box-U8-16384^2", "2D-9box-U8-16383x16385", "2D-5pt-F16-16384^2", "2D-5pt-F16-16383x16385"};
 
 // smemtile's Path axis: the selected path (TMA on sm_90 and later where TMA can describe the
 // array), or cp.async or the 2D stream forced (StencilForcedLoader).
@@ -469,7 +522,10 @@ void run_case(nvbench::state& state, Impl impl, Extents e, Path path) {
   T* out = device_alloc<T>(count);
   fill_random<<<kHelperBlocks, kHelperThreads>>>(in, count, 0x5eed0000u + static_cast<unsigned>(sizeof(T)));
   CUDA_CHECK(cudaGetLastError());
-  CUDA_CHECK(cudaMemset(out, 0xff, static_cast<size_t>(count) * sizeof(T)));  // poison
+  // Poison: NaN for halves, floats and doubles, -1 for ints; 255 for bytes is a valid value, so an
+  // unwritten byte goes unseen only where 255 is expected: cudaMemcpy where the input is 255, never
+  // in practice for the box blur (a sum of at least 2291 of at most 2295, about 1e-19 per element).
+  CUDA_CHECK(cudaMemset(out, 0xff, static_cast<size_t>(count) * sizeof(T)));
 
   if (impl == Impl::memcpy) {
     const size_t bytes = static_cast<size_t>(count) * sizeof(T);
@@ -482,9 +538,12 @@ void run_case(nvbench::state& state, Impl impl, Extents e, Path path) {
     double* ref = device_alloc<double>(count);
     reference_kernel<C::rank, M, T><<<kHelperBlocks, kHelperThreads>>>(in, ref, e.nz, e.ny, e.nx, Op{});
     CUDA_CHECK(cudaGetLastError());
-    // ints: exact; floats and doubles: relative to the largest possible magnitude of a result.
-    const double tolerance = std::is_integral<T>::value ? 0.0
-                             : (std::is_same<T, float>::value ? 1e-5 : 1e-12) * Op::abs_sum * 2.0;
+    // ints and bytes (integral): exact; halves (a few ulps of 2^-10 at [1, 2)), floats and doubles:
+    // relative to the largest possible magnitude of a result.
+    const double tolerance =
+        std::is_integral<T>::value
+            ? 0.0
+            : (std::is_same<T, __half>::value ? 2e-3 : std::is_same<T, float>::value ? 1e-5 : 1e-12) * Op::abs_sum * 2.0;
     // One launch of the implementation on `stream`.
     const auto launch_impl = [&](cudaStream_t stream) {
       const unsigned gx = static_cast<unsigned>((e.nx + kBX - 1) / kBX), gy = static_cast<unsigned>((e.ny + kBY - 1) / kBY);
@@ -600,7 +659,10 @@ void dispatch(nvbench::state& state, Impl impl) {
   using Lap7D = Case<double, 3, 1, S::star, Laplace7>;
   using Star25F = Case<float, 3, 4, S::star, Star25>;
   using Box27F = Case<float, 3, 1, S::box, Box27>;
+  using Box9U8 = Case<std::uint8_t, 2, 1, S::box, ByteBlur9>;
+  using Heat5H = Case<__half, 2, 1, S::star, HalfHeat5>;
   const Extents square{1, 8192, 8192}, odd2{1, 8191, 8193}, cube{512, 512, 512}, odd3{509, 511, 513};
+  const Extents square16k{1, 16384, 16384}, odd16k{1, 16383, 16385};  // bytes and halves
   if (c == "1D-3pt-I32-2^28") return run_mode<Sum3I>(state, impl, {1, 1, 1 << 28});
   if (c == "1D-3pt-F32-2^28") return run_mode<Sum3F>(state, impl, {1, 1, 1 << 28});
   if (c == "2D-5pt-F32-8192^2") return run_mode<Lap5F>(state, impl, square);
@@ -620,6 +682,10 @@ void dispatch(nvbench::state& state, Impl impl) {
   if (c == "3D-7pt-F32-509x511x513") return run_mode<Lap7F>(state, impl, odd3);
   if (c == "3D-7pt-F64-509x511x513") return run_mode<Lap7D>(state, impl, odd3);
   if (c == "3D-r4-F32-509x511x513") return run_mode<Star25F>(state, impl, odd3);
+  if (c == "2D-9box-U8-16384^2") return run_mode<Box9U8>(state, impl, square16k);
+  if (c == "2D-9box-U8-16383x16385") return run_mode<Box9U8>(state, impl, odd16k);
+  if (c == "2D-5pt-F16-16384^2") return run_mode<Heat5H>(state, impl, square16k);
+  if (c == "2D-5pt-F16-16383x16385") return run_mode<Heat5H>(state, impl, odd16k);
   state.skip("unknown Case (see stencil_bench.cu's kCases)");
 }
 

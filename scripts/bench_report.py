@@ -22,8 +22,9 @@ pass/miss column, then every implementation's % of cudaMemcpy; its plot is trans
 
 A program with a smemtile_stencil benchmark (stencil_bench) gets a stencil section: one row per
 case (the Case axis) with smemtile's GB/s, its % of cudaMemcpy, smemtile / each peer (naive_global,
-smem_halo, hand_2_5d), the target and pass/miss (>= 95% of cudaMemcpy for 1D and 2D 5-point cases,
->= 90% for 3D 7-point, >= 80% for the radius-4 star; faster than every peer that ran), then every
+smem_halo, hand_2_5d), the target and pass/miss (issue 22: >= 95% of cudaMemcpy for 1D and 2D cases,
+>= 90% for bytes and halves, >= 92% for 3D 7-point, >= 85% for the 27-point box and the radius-4 star;
+faster than every peer that ran), then every
 implementation's % of cudaMemcpy; its plot is stencil.svg.
 """
 import argparse
@@ -426,14 +427,16 @@ def transpose_report(program, devices, benches):
 STENCIL_LIBRARY = "smemtile_stencil"
 # (benchmark, column name); smemtile must beat every one of them wherever it ran.
 STENCIL_PEERS = [("naive_global", "naive"), ("smem_halo", "smem halo"), ("hand_2_5d", "hand 2.5D")]
-STENCIL_TARGET_TEXT = (">= 95% of cudaMemcpy for the 1D and 2D cases, >= 92% for the 3D 7-point cases, >= 85% for "
-                       "the 27-point box and the radius-4 star; faster than every peer (naive, smem halo, hand 2.5D) "
-                       "everywhere")
+STENCIL_TARGET_TEXT = (">= 95% of cudaMemcpy for the 1D and 2D cases, >= 90% for bytes and halves, >= 92% for the 3D "
+                       "7-point cases, >= 85% for the 27-point box and the radius-4 star; faster than every peer (naive, "
+                       "smem halo, hand 2.5D) everywhere")
 
 
 def stencil_memcpy_target(case):
     """The issue's minimum ratio of smemtile to cudaMemcpy for a Case axis value, or None (issue 22)."""
     c = case.upper()
+    if "-U8-" in c or "-F16-" in c:  # bytes and halves
+        return 0.90
     if c.startswith("1D-") or c.startswith("2D-"):
         return 0.95
     if c.startswith("3D-7PT"):
