@@ -285,6 +285,16 @@ void check_default_policies() {
   if (!large) CHECK((C2::rows == P2::rows && C2::cols == P2::cols && C2::halo_cols == P2::halo_cols));
 }
 
+TEST_CASE("stencil policies: 2D large tiles of bytes are 32 rows of 512, in 8-byte TMA units (16-byte strips)") {
+  using B2L = Policy<2, 1, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>;
+  CHECK(B2L::rows == 32);
+  CHECK(B2L::cols == 512);
+  CHECK(B2L::tma_unit_bytes == 8);
+  CHECK(smemtile::stencil_strip_points(1, B2L::cols) == 16);
+  using H2L = Policy<2, 2, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
+  CHECK((H2L::rows == 64 && H2L::cols == 128 && H2L::tma_unit_bytes == 2));
+}
+
 TEST_CASE("stencil policies: the large tiles are larger where they differ, the same where they do not") {
   using F1 = Policy<3, 4, 1, StencilShape::star, StencilLoader::tma>;
   using F1L = Policy<3, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;

@@ -4,8 +4,10 @@
 // (stencil_gpu_common.cuh's check_stencil). Widths around the strips' (32 x columns: interior
 // strips test nothing, the first and last map their columns), heights around the warps' runs of
 // rows; radii 1 to 4, star and box; floats, doubles and ints; small policies with many strips. 1- and
-// 2-byte elements, which the host reference cannot check exactly, against the cp.async tiles bit for bit.
+// 2-byte elements, which the host reference cannot check exactly, against the cp.async tiles bit for bit,
+// forced through the stream and on the selected path (TMA's large tiles where the input allows).
 #include <cstring>
+#include <type_traits>  // std::is_same
 
 #include "stencil_gpu_common.cuh"
 
@@ -80,15 +82,22 @@ TEST_CASE("device_stencil 2D stream: small policies, many strips and runs per wa
   stream_cases<3, star, kZero, int>(12, rng, StencilStreamPolicy<1, 1, 1, 1, 1>{});
 }
 
-// 1- and 2-byte elements: the forced stream equals the forced cp.async tiles byte for byte over the
-// whole allocation (pitch padding poisoned), with every element written (the stream run twice over
-// two different poisons: a byte result may equal one of them).
-template <class T, int R, StencilShape S, int P>
-void stream_equals_tiles(int cases, std::mt19937& rng) {
+// The selected path (device_stencil's own choice: TMA's large tiles where the input's rows are
+// 16-byte aligned on sm_90, the stream where not), a stand-in for it in stream_equals_tiles.
+struct Selected {};
+
+// 1- and 2-byte elements: the forced stream (or the Selected path) equals the forced cp.async tiles
+// byte for byte over the whole allocation (pitch padding poisoned), with every element written (the
+// path run twice over two different poisons: a byte result may equal one of them). Extents around
+// `strip` x `run`.
+template <class T, int R, StencilShape S, int P, class Path = StencilForcedLoader<StencilLoader::stream>>
+void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_rows = 64) {
   const auto op = random_op<T, 2, R, S>(rng);
-  INFO("stream against cp.async, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
+  INFO((std::is_same<Path, Selected>::value ? "selected" : "stream") << " against cp.async, " << sizeof(T)
+                                                                     << "-byte elements, radius " << R << ", policy "
+                                                                     << policy_name(P));
   for (int i = 0; i < cases; ++i) {
-    const Geometry g = stream_geometry(rng, i, 256, 64);
+    const Geometry g = stream_geometry(rng, i, strip, run_rows);
     INFO("case " << i << ": " << g.describe());
     const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
     const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
@@ -96,15 +105,20 @@ void stream_equals_tiles(int cases, std::mt19937& rng) {
     d_in.upload(random_inputs<T>(in_total, rng));
     const auto run = [&](auto forced, int poison) {
       REQUIRE_CUDA(cudaMemset(d_out.get(), poison, out_total * sizeof(T)));
-      const auto status = smemtile::device_stencil<R, S>(forced, global_array<2>(static_cast<const T*>(d_in.get()), g, true),
-                                                         global_array<2>(d_out.get(), g, false), make_policy<P, T>(), op);
+      const auto in = global_array<2>(static_cast<const T*>(d_in.get()), g, true);
+      const auto out = global_array<2>(d_out.get(), g, false);
+      smemtile::LaunchStatus status;
+      if constexpr (std::is_same<decltype(forced), Selected>::value)
+        status = smemtile::device_stencil<R, S>(in, out, make_policy<P, T>(), op);
+      else
+        status = smemtile::device_stencil<R, S>(forced, in, out, make_policy<P, T>(), op);
       INFO("status: " << status.message);
       REQUIRE(status.error == cudaSuccess);
       REQUIRE_CUDA(cudaDeviceSynchronize());
       return d_out.download();
     };
-    const std::vector<T> stream = run(StencilForcedLoader<StencilLoader::stream>{}, poison_byte);
-    const std::vector<T> again = run(StencilForcedLoader<StencilLoader::stream>{}, 0x5a);
+    const std::vector<T> stream = run(Path{}, poison_byte);
+    const std::vector<T> again = run(Path{}, 0x5a);
     const std::vector<T> tiles = run(StencilForcedLoader<StencilLoader::cp_async>{}, poison_byte);
     long long unwritten = 0;
     for (int y = 0; y < g.rows; ++y)
@@ -123,6 +137,18 @@ TEST_CASE("device_stencil 2D stream: bytes and shorts equal the cp.async tiles")
   stream_equals_tiles<signed char, 2, star, kPeriodic>(10, rng);
   stream_equals_tiles<short, 1, star, kReflect>(10, rng);
   stream_equals_tiles<short, 1, box, kConstant>(10, rng);
+}
+
+// Bytes and shorts on the selected path, extents around the large tiles of bytes (32 x 512: the
+// 16-byte strips) and of halves (64 x 128); a third of the inputs 16-byte aligned (TMA on sm_90).
+TEST_CASE("device_stencil 2D: bytes and shorts on the selected path equal the cp.async tiles") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  stream_equals_tiles<signed char, 1, box, kClamp, Selected>(18, rng, 512, 32);
+  stream_equals_tiles<signed char, 1, star, kZero, Selected>(18, rng, 512, 32);
+  stream_equals_tiles<signed char, 2, box, kPeriodic, Selected>(12, rng, 512, 32);
+  stream_equals_tiles<signed char, 3, star, kReflect, Selected>(12, rng, 512, 32);
+  stream_equals_tiles<short, 1, box, kConstant, Selected>(12, rng, 128, 64);
+  stream_equals_tiles<short, 2, star, kClamp, Selected>(12, rng, 128, 64);
 }
 
 }  // namespace

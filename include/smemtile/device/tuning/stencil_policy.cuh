@@ -260,14 +260,18 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius,
 }  // namespace detail
 
 /// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
-/// doubles) or 64 x 128 for narrower elements, floats described to TMA in 8-byte pairs; one tile
-/// loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
+/// doubles), 32 x 512 bytes (16-byte strips), 64 x 128 halves, floats and bytes described to TMA in
+/// 8-byte units; one tile loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
 /// elements up to 4 bytes (bytes: on TMA tiles, the cp.async copy of bytes leaving them too few
 /// registers), else points (docs/tuning.md, "2D strips").
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr bool large = Tiles == StencilTiles::large;  ///< the large tiles
-  static constexpr int cols = large && ElemBytes == 4 ? 256 : large || ElemBytes <= 4 ? 128 : 64;  ///< columns
+  static constexpr int cols = large && ElemBytes == 4   ? 256
+                              : large && ElemBytes == 1 ? 512
+                              : large || ElemBytes <= 4 ? 128
+                                                        : 64;  ///< columns
+  static constexpr bool wide_units = large && (ElemBytes == 4 || ElemBytes == 1);  ///< TMA in 8-byte units
   static constexpr bool star = Shape == StencilShape::star;    ///< a star stencil
   static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
                                      (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
@@ -277,9 +281,9 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
                                   !strips ? StencilCompute::points
                                   : star  ? StencilCompute::star_strips
                                           : StencilCompute::box_strips,
-                                  large && ElemBytes <= 2 ? 64 : 32, cols,
+                                  large && ElemBytes == 2 ? 64 : 32, cols,
                                   detail::stencil_halo_cols(ElemBytes, Radius, Tiles), 1, 2,
-                                  large && ElemBytes == 4 ? 8 : ElemBytes>;
+                                  wide_units ? 8 : ElemBytes>;
 };
 
 /// 2D stream (StencilLoader::stream): a row's values per lane and rows ahead by element size,
