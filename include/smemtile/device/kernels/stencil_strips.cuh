@@ -128,9 +128,9 @@ SMEMTILE_DEVICE void strips_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Ou
     for (int j = 0; j < Rows / warps; ++j) {
       const int r = first_row + j;
 #pragma unroll
-      for (int d = 0; d < 2 * Radius; ++d)
+      for (int d = 0; d < 2 * Radius; ++d)  // a star's rows have sides only while they are the centre
 #pragma unroll
-        for (int e = 0; e < width; ++e) window[d][e] = window[d + 1][e];
+        for (int e = box ? 0 : Radius; e < (box ? width : Radius + strip); ++e) window[d][e] = window[d + 1][e];
       load_strip<T, Layout, strip>(tile, r + Radius, col, &window[2 * Radius][Radius]);
       if constexpr (box) strip_sides<Radius, strip>(tile, r + Radius, col, lane, window[2 * Radius]);
       else strip_sides<Radius, strip>(tile, r, col, lane, window[Radius]);
