@@ -2,7 +2,7 @@
 // stencil SASS test (CMakeLists.txt), which requires the instructions named there.
 #include <smemtile/smemtile.cuh>
 
-#include "stencil_ops.cuh"  // Box27, Heat7 (bench/: the ops the stencil benchmarks run)
+#include "stencil_ops.cuh"  // Blur9, Box27, Heat7 (bench/: the ops the stencil benchmarks run)
 
 using namespace smemtile;
 
@@ -25,7 +25,21 @@ struct Laplace5 {
 };
 
 
+// 3x3 box blur of bytes, the sum in float.
+struct ByteBlur9 {
+  template <class N>
+  __device__ unsigned char operator()(const N& n) const {
+    float sum = 0.0f;
+#pragma unroll
+    for (int dy = -1; dy <= 1; ++dy)
+#pragma unroll
+      for (int dx = -1; dx <= 1; ++dx) sum += static_cast<float>(n(dy, dx));
+    return static_cast<unsigned char>((static_cast<int>(sum) + 4) / 9);
+  }
+};
+
 // Separate names for the same op, so that the test tells the kernels apart by name.
+struct Blur9Box : Blur9 {};
 struct Star4Tma : Star4 {};
 struct Star4CpAsync : Star4 {};
 
@@ -44,6 +58,17 @@ template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>
 // 2D 5-point, TMA, large tiles: the float strips.
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
+// 2D 9-point box of floats and 3x3 blur of bytes, TMA, large tiles, clamp: the 2D box strips
+// (16-byte shared loads and global stores; bytes' 32 x 512 tiles give each lane 16 bytes).
+using Box2DLarge = DefaultStencilPolicy<2, 4, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>::type;
+using ByteBox2DLarge = DefaultStencilPolicy<2, 1, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>::type;
+static_assert(Box2DLarge::compute == StencilCompute::box_strips && ByteBox2DLarge::compute == StencilCompute::box_strips,
+              "2D boxes of radius 1 take box strips");
+template __global__ void stencil_2d_kernel<Box2DLarge, 1, StencilShape::box, float, boundary::Clamp, Blur9Box>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Blur9Box, int, int);
+template __global__ void stencil_2d_kernel<ByteBox2DLarge, 1, StencilShape::box, unsigned char, boundary::Clamp, ByteBlur9>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const unsigned char, 2>, GlobalArray<unsigned char, 2>, boundary::Clamp,
+    ByteBlur9, int, int);
 // 3D 27-point box, TMA, clamp: the box strips (16-byte shared loads and global stores) and the
 // cells outside the array copied within shared memory (EdgeCells).
 template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(
