@@ -752,6 +752,10 @@ TEST_CASE("select_transpose_algorithm: channel groups (K 9..32, whole 16-byte ch
   CHECK(select(n, 9, 1, 4) == A::narrow_rows_rotated);     // 9 floats: not whole chunks, odd
   CHECK(select(16, n, 1, 1) == A::narrow_cols_registers);  // 16 bytes: one chunk
   CHECK(select(12, n, 1, 1) == A::narrow_cols_registers);  // 12 bytes: channel words (4 records a thread)
+  CHECK(select(12, n - 3, 1, 1) == A::narrow_cols_registers);  // channel words at any phase of the word
+  CHECK(select(n - 3, 12, 1, 1) == A::narrow_rows_registers);
+  CHECK(select(14, n - 3, 1, 2) == A::narrow_cols_registers);
+  CHECK(select(n - 3, 10, 1, 4) == A::narrow_rows_registers);
   CHECK(select(11, n, 1, 1) == A::narrow_cols_rotated);    // odd: packed records, rotated
   CHECK(select(11, n + 1, 1, 1) == A::narrow_cols);        // channel rows off 16 bytes: the records
   CHECK(select(n, 24, 1, 2) == A::narrow_rows_registers);
@@ -974,11 +978,12 @@ void check_narrow_register_groups() {
   for (int e : {1, 2, 4, 8})
     for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_register_group_max; ++k) {
       INFO("e " << e << " k " << k);
-      const int v = 16 / e, records = smemtile::narrow_register_records(e, k);
+      const int v = 16 / e, records = smemtile::narrow_register_records(e, k, true);
       const bool groups = k * e % 16 == 0, any_channels = e >= 4;  // merging reads rows off 16 bytes
-      const int word = smemtile::narrow_register_word_bytes(e, k);
+      const int word = smemtile::narrow_register_word_bytes(e, k, true);
       CHECK(smemtile::narrow_register_extent(e, k) == (groups || word != 0));
       if (word != 0) continue;  // check_narrow_register_words
+      CHECK(smemtile::narrow_register_records(e, k, false) == records);  // channel groups: both ways alike
       CHECK(records * k * e <= 48 * 1024);  // the staged block fits static shared memory
       CHECK((records / v) % 32 == 0);       // whole warps of segments
       CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records) == groups);
@@ -1027,36 +1032,54 @@ void check_narrow_register_words() {
   for (int e : {1, 2, 4, 8, 16})
     for (int k = 1; k <= 40; ++k) {
       INFO("e " << e << " k " << k);
-      const int word = smemtile::narrow_register_word_bytes(e, k);
+      const int word = smemtile::narrow_register_word_bytes(e, k, true);  // splitting
+      const int merge_word = smemtile::narrow_register_word_bytes(e, k, false);
+      CHECK((merge_word != 0) == (word != 0));
       const bool expected = k > 8 && k <= 32 && e <= 4 && k * e % 16 != 0 &&
                             ((e < 4 && k * 4 % 16 == 0) || (k % 2 == 0 && k / 2 <= 12));
       CHECK((word != 0) == expected);
       if (word == 0) continue;
       ++taken;
-      CHECK((word == 4 || word == 8));
-      CHECK(word >= e);
-      CHECK(k * word % 16 == 0);                         // a thread's records are whole chunks
-      CHECK(k * word / 16 <= 12);                        // 256 threads' stage within 48 KB
-      CHECK((word == 4 || e == 4 || k * 4 % 16 != 0));   // 4 where it serves
-      const int records = smemtile::narrow_register_records(e, k);
+      for (const int w : {word, merge_word}) {
+        CHECK((w == 4 || w == 8));
+        CHECK(w >= e);
+        CHECK(k * w % 16 == 0);  // a thread's records are whole chunks
+        CHECK(k * w / 16 <= 12);  // 256 threads' stage within 48 KB
+      }
+      // 4 where it serves, but 8 (10 chunks) for merging the 5-chunk k = 20 of bytes and halves
+      CHECK(word == (e < 4 && k * 4 % 16 == 0 ? 4 : 8));
+      CHECK(merge_word == (e < 4 && k * 4 % 16 == 0 && k != 20 ? 4 : 8));
+      const int records = smemtile::narrow_register_records(e, k, true);
+      const int merge_records = smemtile::narrow_register_records(e, k, false);
       CHECK(records == 256 * word / e);
+      CHECK(merge_records == 256 * merge_word / e);
       CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records));
-      CHECK(smemtile::narrow_registers_apply(merge(records, k, e), false, records));
+      CHECK(smemtile::narrow_registers_apply(merge(merge_records, k, e), false, records));
       CHECK_FALSE(smemtile::narrow_registers_apply(split(records - 1, k, e), true, records));
+      // channel rows at any phase of the word: pitch, pointer, batch stride (both ways)
       TransposeSelectionInput odd = split(records, k, e);
       odd.ld_out += word / e;  // a pitch still a whole word
       CHECK(smemtile::narrow_registers_apply(odd, true, 1));
-      odd.ld_out += 1;  // not (E < W)
-      CHECK(smemtile::narrow_registers_apply(odd, true, 1) == (e == word));
-      TransposeSelectionInput moved = merge(records, k, e);
+      odd.ld_out += 1;
+      CHECK(smemtile::narrow_registers_apply(odd, true, 1));
+      odd.out_address += e;
+      CHECK(smemtile::narrow_registers_apply(odd, true, 1));
+      TransposeSelectionInput moved = merge(merge_records, k, e);
       moved.in_address += e;  // the channel pointer off the word
-      CHECK(smemtile::narrow_registers_apply(moved, false, 1) == (e == word));
-      TransposeSelectionInput batch = merge(records, k, e);
+      CHECK(smemtile::narrow_registers_apply(moved, false, 1));
+      moved.ld_in += 1;
+      CHECK(smemtile::narrow_registers_apply(moved, false, 1));
+      TransposeSelectionInput batch = merge(merge_records, k, e);
       batch.batch = 2;
-      batch.stride_in += word / e;
-      CHECK(smemtile::narrow_registers_apply(batch, false, 1));
       batch.stride_in += 1;
-      CHECK(smemtile::narrow_registers_apply(batch, false, 1) == (e == word));
+      CHECK(smemtile::narrow_registers_apply(batch, false, 1));
+      // the records must stay whole 16-byte chunks whatever the channel rows do
+      TransposeSelectionInput off_records = merge(merge_records, k, e);
+      off_records.out_address += e;
+      CHECK_FALSE(smemtile::narrow_registers_apply(off_records, false, 1));
+      off_records = split(records, k, e);
+      off_records.in_address += e;
+      CHECK_FALSE(smemtile::narrow_registers_apply(off_records, true, 1));
     }
   CHECK(taken == 19);  // bytes 10 12 14 18 20 22 24 28, halves 10 12 14 18 20 22 28, floats 10 14 18 22
 }
@@ -1179,7 +1202,8 @@ TEST_CASE("narrow_registers_apply: contiguous records, both sides 16-byte aligne
   for (int e : {1, 2, 4, 8})
     for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k) {
       INFO("e " << e << " k " << k);
-      const int records = smemtile::narrow_register_records(e, k);
+      const int records = smemtile::narrow_register_records(e, k, true);
+      CHECK(smemtile::narrow_register_records(e, k, false) == records);
       CHECK(records % (256 * (16 / e)) == 0);
       CHECK(records * k * e <= 32 * 1024);
       CHECK(smemtile::narrow_registers_apply(split(records, k, e), true, records));

@@ -122,18 +122,19 @@ Case register_case(std::mt19937& rng, int elem_bytes, int elem_align) {
   if (group && uniform(rng, 0, 1) == 0) {  // channel words instead, where the element size has them
     std::vector<int> words;
     for (int w = smemtile::transpose_register_narrow_max + 1; w <= smemtile::transpose_register_group_max; ++w)
-      if (smemtile::narrow_register_word_bytes(elem_bytes, w) != 0) words.push_back(w);
+      if (smemtile::narrow_register_word_bytes(elem_bytes, w, true) != 0) words.push_back(w);
     if (!words.empty()) k = words[static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(words.size()) - 1))];
   }
-  const bool word = smemtile::narrow_register_word_bytes(elem_bytes, k) != 0;
-  const int records = smemtile::narrow_register_records(elem_bytes, k);
+  const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
+  const bool word = smemtile::narrow_register_word_bytes(elem_bytes, k, tall) != 0;
+  const int records = smemtile::narrow_register_records(elem_bytes, k, tall);
   const long long max_elements = (48LL << 20) / elem_bytes;
   int n = uniform(rng, 0, 9) == 0 ? uniform(rng, 100000, 1000000) : uniform(rng, records, 3 * records + 100);
   if (uniform(rng, 0, 3) == 0) n = (n + vector - 1) / vector * vector;
   n = static_cast<int>(std::max<long long>(records, std::min<long long>(n, max_elements / k)));
-  const bool tall = uniform(rng, 0, 1) == 0;  // N x K (records in) or K x N (records out)
-  // merging channel groups of 1- and 2-byte elements reads 16-byte aligned rows only
-  const bool aligned = word || (group && elem_bytes <= 2 && !tall) || uniform(rng, 0, 1) == 0;
+  // merging channel groups of 1- and 2-byte elements reads 16-byte aligned rows only (channel
+  // words read rows at any phase)
+  const bool aligned = (group && !word && elem_bytes <= 2 && !tall) || uniform(rng, 0, 1) == 0;
   const long long ld_channels = aligned ? (n + vector - 1) / vector * vector + vector * uniform(rng, 0, 2)
                                         : n + uniform(rng, 0, 1) * uniform(rng, 1, 9);
   c.rows = tall ? n : k;
@@ -310,17 +311,16 @@ void run_register_groups(std::mt19937& rng) {
   constexpr int E = sizeof(T), V = 16 / E;
   for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_register_group_max; ++k) {
     if (!smemtile::narrow_register_extent(E, k)) continue;
-    const int records = smemtile::narrow_register_records(E, k);
     for (int tall = 0; tall < 2; ++tall) {
+      const int records = smemtile::narrow_register_records(E, k, tall);
       const int registers = static_cast<int>(tall ? TransposeAlgorithm::narrow_rows_registers
                                                   : TransposeAlgorithm::narrow_cols_registers);
       const int records_algorithm =
           static_cast<int>(tall ? TransposeAlgorithm::narrow_rows : TransposeAlgorithm::narrow_cols);
-      // merging reads them for 4-8 bytes only; channel words need rows aligned to their word W
-      const int word = smemtile::narrow_register_word_bytes(E, k);
-      const auto expect = [&](long long ld, int shift) {
-        if (word != 0) return (ld * E) % word == 0 && shift % word == 0 ? registers : records_algorithm;
-        return E >= 4 || tall ? registers : records_algorithm;
+      // merging reads them for 4-8 bytes only; channel words take rows at any phase of their word
+      const int word = smemtile::narrow_register_word_bytes(E, k, tall);
+      const auto expect = [&](long long, int) {
+        return word != 0 || E >= 4 || tall ? registers : records_algorithm;
       };
       const int runs[] = {2 * records + V, records, 3 * records - 5 * V};
       for (int i = 0; i < 3; ++i)
@@ -335,8 +335,39 @@ void run_register_groups(std::mt19937& rng) {
   }
 }
 
+// Channel words (narrow_register_word_bytes: K above 8, 1- to 4-byte elements) with channel rows at
+// every phase of their word, in both directions, each asserting the register algorithm: one full
+// block with the channel pointer moved by each whole alignof(T) inside the word; a tight odd pitch
+// (each row at its own phase, the last row ending at the allocation's end) with runs ending at a
+// full block, one record after it and one record short of a word after it; a batch of 2 whose
+// channel stride is odd (the second matrix at another phase).
+template <class T>
+void run_register_words(std::mt19937& rng) {
+  constexpr int E = sizeof(T), V = 16 / E;
+  for (int k = smemtile::transpose_register_narrow_max + 1; k <= smemtile::transpose_register_group_max; ++k) {
+    if (smemtile::narrow_register_word_bytes(E, k, true) == 0) continue;
+    for (int tall = 0; tall < 2; ++tall) {
+      const int word = smemtile::narrow_register_word_bytes(E, k, tall);
+      const int records = smemtile::narrow_register_records(E, k, tall), per_word = word / E;
+      INFO("k " << k << (tall ? " split" : " merge") << ", word " << word << " bytes");
+      const int registers = static_cast<int>(tall ? TransposeAlgorithm::narrow_rows_registers
+                                                  : TransposeAlgorithm::narrow_cols_registers);
+      for (int shift = static_cast<int>(alignof(T)); shift < word; shift += static_cast<int>(alignof(T))) {
+        Case moved = group_case(k, records, records, tall, 1, V);
+        (tall ? moved.out_shift : moved.in_shift) = shift;
+        run_case<T>(moved, rng, false, registers);
+      }
+      for (const int n : {2 * records + 1, 2 * records + per_word - 1, 3 * records + per_word + 1})
+        run_case<T>(group_case(k, n, n, tall, 1, V), rng, false, registers);
+      Case batch = group_case(k, records + V, records + V + 1, tall, 2, V);
+      (tall ? batch.stride_out : batch.stride_in) += 1;
+      run_case<T>(batch, rng, false, registers);
+    }
+  }
+}
+
 // The narrow register algorithms: every K in 1..8 in both directions once, the channel groups
-// (run_register_groups), then random register cases.
+// (run_register_groups), the channel words (run_register_words), then random register cases.
 template <class T>
 void run_registers(int cases) {
   const unsigned seed = smemtile_test::fresh_seed();
@@ -346,7 +377,7 @@ void run_registers(int cases) {
   for (int k = 1; k <= smemtile::transpose_register_narrow_max; ++k)
     for (int tall = 0; tall < 2; ++tall) {
       for (int odd = 0; odd < 2; ++odd) {  // channel rows 16-byte aligned, then not
-        const int n = 2 * smemtile::narrow_register_records(E, k) + 16 / E + odd;  // two full blocks and a short one
+        const int n = 2 * smemtile::narrow_register_records(E, k, tall) + 16 / E + odd;  // two full blocks and a short one
         Case c{tall ? n : k, tall ? k : n, tall ? k : n, tall ? n : k, 1, 0, 0, 0, 0};
         // channel rows off 16 bytes by a part of an element where T is under-aligned (elements then
         // straddle the rows' 16-byte windows)
@@ -356,7 +387,7 @@ void run_registers(int cases) {
       // channel rows off 16 bytes (a pitch of n + 1, padding poisoned) where the run ends at a full
       // block, one record after it, and less than a 16-byte segment after it: the last full block
       // then has no next segment to complete its last window from
-      const int records = smemtile::narrow_register_records(E, k);
+      const int records = smemtile::narrow_register_records(E, k, tall);
       for (const int n : {2 * records, 2 * records + 1, 2 * records + 16 / E - 1}) {
         const int ld = n + 1;
         Case c{tall ? n : k, tall ? k : n, tall ? k : ld, tall ? ld : k, 1, 0, 0, 0, 0};
@@ -364,6 +395,7 @@ void run_registers(int cases) {
       }
     }
   run_register_groups<T>(rng);
+  if constexpr (E <= 4) run_register_words<T>(rng);
   for (int i = 0; i < cases; ++i) run_case<T>(register_case(rng, E, alignof(T)), rng, true);
 }
 
@@ -555,7 +587,7 @@ TEST_CASE("device_transpose small_batch_registers: a caller's policy refuses a b
   REQUIRE_CUDA(cudaGetLastError());
 }
 
-TEST_CASE("device_transpose narrow register algorithms: every element size, K 1..8 and channel groups, both ways",
+TEST_CASE("device_transpose narrow register algorithms: every element size, K 1..8, channel groups and words, both ways",
           "[transpose][device][records]") {
   run_registers<unsigned char>(60);
   run_registers<unsigned short>(60);

@@ -276,9 +276,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const long long ld_channels = Shape::split ? ld_out : ld_in;
   if (count < Shape::records) {
     move_records_by_element<K>(src, dst, count, ld_channels, Shape::split, FixedThreadBlock<T>{});
-  } else if constexpr (Shape::words) {  // channel rows aligned to the word (narrow_registers_apply)
+  } else if constexpr (Shape::words) {  // channel rows at any phase of the word
     if constexpr (Shape::split) split_block_words<Shape, T>(src, dst, ld_channels, stage);
-    else merge_block_words<Shape, T>(src, dst, ld_channels, stage);
+    else merge_block_words<Shape, T>(src, in + matrix * stride_in, extent, dst, ld_channels,
+                                     narrow_block_interior(first, Shape::records, Shape::per_word, extent), stage);
   } else if constexpr (Shape::grouped) {
     move_block_groups<Shape, T>(src, dst, ld_channels, channels_aligned, stage);
   } else if constexpr (Shape::split) {

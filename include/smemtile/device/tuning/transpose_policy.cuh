@@ -262,19 +262,20 @@ struct TransposePolicyCheck {
 };
 
 /// The channel pieces (bytes) of the narrow register algorithms' channel words for records of k
-/// elements of elem_bytes, or 0 where they do not apply: k above transpose_register_narrow_max
-/// whose record is not whole 16-byte chunks (no channel groups), elements of at most 4 bytes, and a
-/// word of W = 4 or 8 bytes (4 preferred) such that W / elem_bytes records are whole chunks (k W a
-/// multiple of 16) of at most 12 chunks (256 threads' worth staged in 48 KB). A thread then takes W /
-/// elem_bytes records and a W-byte piece of each channel. 2^22 records, the 19 (elem_bytes, k) it
-/// takes, % of cudaMemcpy, merging / splitting: H100 94.6-99.0 / 89.1-99.9, H200 94.0-98.1 /
-/// 84.6-97.0, against the record algorithms' 61-80 / 73-91 and 50-65 / 54-79 (docs/tuning.md,
-/// "Channel words").
-SMEMTILE_HOST_DEVICE constexpr int narrow_register_word_bytes(int elem_bytes, int k) {
+/// elements of elem_bytes (`split`: narrow_rows_registers, else narrow_cols_registers), or 0 where
+/// they do not apply: k above transpose_register_narrow_max whose record is not whole 16-byte chunks
+/// (no channel groups), elements of at most 4 bytes, and a word of W = 4 or 8 bytes such that W /
+/// elem_bytes records are whole chunks (k W a multiple of 16) of at most 12 chunks (256 threads'
+/// worth staged in 48 KB). W = 4 where it serves, but merging the 5-chunk k = 20 of bytes and
+/// halves takes 8 (H200, 20 x 4194304 / 20 x 4194301, % of cudaMemcpy, W = 4 -> 8: bytes 83.9 ->
+/// 93.3 / 76.3 -> 87.4, halves 85.6 -> 95.7 / 81.1 -> 92.3; splitting them with 8 lost up to 7
+/// points). A thread then takes W / elem_bytes records and a W-byte piece of each channel
+/// (docs/tuning.md, "Channel words").
+SMEMTILE_HOST_DEVICE constexpr int narrow_register_word_bytes(int elem_bytes, int k, bool split) {
   if (k <= transpose_register_narrow_max || k > transpose_register_group_max || elem_bytes > 4 ||
       (k * elem_bytes) % 16 == 0)
     return 0;
-  if (elem_bytes < 4 && (k * 4) % 16 == 0) return 4;
+  if (elem_bytes < 4 && (k * 4) % 16 == 0 && (split || k * 4 / 16 != 5)) return 4;
   return (k * 8) % 16 == 0 && k * 8 / 16 <= 12 ? 8 : 0;
 }
 
@@ -285,7 +286,7 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_register_word_bytes(int elem_bytes, in
 SMEMTILE_HOST_DEVICE constexpr bool narrow_register_extent(int elem_bytes, int k) {
   return elem_bytes >= 1 && elem_bytes <= 8 && 16 % elem_bytes == 0 && k >= 1 &&
          (k <= transpose_register_narrow_max || (k <= transpose_register_group_max && (k * elem_bytes) % 16 == 0) ||
-          narrow_register_word_bytes(elem_bytes, k) != 0);
+          narrow_register_word_bytes(elem_bytes, k, true) != 0);
 }
 
 /// Records per block of the default narrow register policies for K-element records of
@@ -294,8 +295,8 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_register_extent(int elem_bytes, int k
 /// above (at most 48 KB staged; H200, 2^22 records, the prototype of these shapes at 92-98% of
 /// cudaMemcpy against the record algorithms' 52-82%, docs/tuning.md); channel words one word's
 /// records per thread.
-SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k) {
-  const int word = narrow_register_word_bytes(elem_bytes, k);
+SMEMTILE_HOST_DEVICE constexpr int narrow_register_records(int elem_bytes, int k, bool split) {
+  const int word = narrow_register_word_bytes(elem_bytes, k, split);
   if (word != 0) return 256 * (word / elem_bytes);
   if (k > transpose_register_narrow_max) return (k <= 24 ? 128 : 64) * (16 / elem_bytes);
   return 256 * (16 / elem_bytes) * (k <= 2 ? 4 / k : 1);
@@ -425,8 +426,8 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::realigned_rows> {
 template <int ElemBytes, TransposeAlgorithm Algorithm, int K>
 struct DefaultNarrowRegisterPolicy {
   static_assert(is_narrow_register_transpose(Algorithm), "smemtile::DefaultNarrowRegisterPolicy: a narrow register algorithm");
-  static constexpr int records = narrow_register_records(ElemBytes, K);  ///< records per block
   static constexpr bool split = Algorithm == TransposeAlgorithm::narrow_rows_registers;  ///< N x K -> K x N
+  static constexpr int records = narrow_register_records(ElemBytes, K, split);  ///< records per block
   /// the policy
   using type = TransposePolicy<Algorithm, split ? records : K, split ? K : records, 0, 2, false>;
 };
@@ -464,7 +465,7 @@ struct NarrowRegisterShape {
   static constexpr int records = split ? Policy::rows : Policy::cols;  // records per block
   static constexpr int per_chunk = 16 / E;                             // records per thread and item
   static constexpr int segments = records / per_chunk;                 // 16 bytes' worth of records
-  static constexpr int word_bytes = narrow_register_word_bytes(E, k);  // channel words' W, or 0
+  static constexpr int word_bytes = narrow_register_word_bytes(E, k, split);  // channel words' W, or 0
   static constexpr bool words = word_bytes != 0;                       // W / E records a thread
   static constexpr bool grouped = k > transpose_register_narrow_max && !words;  // channel groups of per_chunk
   static constexpr int per_word = words ? word_bytes / E : 1;          // records a thread (channel words)

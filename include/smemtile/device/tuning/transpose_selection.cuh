@@ -92,15 +92,14 @@ SMEMTILE_HOST_DEVICE constexpr bool narrow_records_whole_chunks(const TransposeS
 /// aligned windows); channel groups (larger K, whole chunks) write rows off 16 bytes in aligned
 /// windows shifted across lanes, and read them element by element, which merging takes for 4- and
 /// 8-byte elements only (1- and 2-byte ones take narrow_cols); channel words (narrow_register_word_bytes)
-/// need the channel rows aligned to their word.
+/// take channel rows at any phase of their word (aligned words funnel-shifted across lanes).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_registers_apply(const TransposeSelectionInput& in, bool split,
                                                            long long records_per_block) {
   const long long k = split ? in.cols : in.rows;
   if (k > transpose_register_group_max || !narrow_register_extent(in.elem_bytes, static_cast<int>(k))) return false;
-  const int word = narrow_register_word_bytes(in.elem_bytes, static_cast<int>(k));
-  const bool channels_ok = k <= transpose_register_narrow_max ||
-                           (word != 0 ? channel_rows_aligned_to(in, split, word)
-                                      : channel_rows_aligned_to(in, split, 16) || split || in.elem_bytes >= 4);
+  const int word = narrow_register_word_bytes(in.elem_bytes, static_cast<int>(k), split);
+  const bool channels_ok = k <= transpose_register_narrow_max || word != 0 ||
+                           channel_rows_aligned_to(in, split, 16) || split || in.elem_bytes >= 4;
   return channels_ok && narrow_records_whole_chunks(in, split, records_per_block);
 }
 
@@ -205,10 +204,10 @@ SMEMTILE_HOST_DEVICE constexpr TransposeAlgorithm select_transpose_algorithm(con
     return TransposeAlgorithm::small_batch_staged;
   if (small_matrix_fits(in.rows, in.cols, in.elem_bytes)) return TransposeAlgorithm::small_batch;
   if (in.elem_bytes <= 8 && in.cols <= transpose_register_group_max &&
-      narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols))))
+      narrow_registers_apply(in, true, narrow_register_records(in.elem_bytes, static_cast<int>(in.cols), true)))
     return TransposeAlgorithm::narrow_rows_registers;
   if (in.elem_bytes <= 8 && in.rows <= transpose_register_group_max &&
-      narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows))))
+      narrow_registers_apply(in, false, narrow_register_records(in.elem_bytes, static_cast<int>(in.rows), false)))
     return TransposeAlgorithm::narrow_cols_registers;
   if (narrow_rotated_selected(in, true)) return TransposeAlgorithm::narrow_rows_rotated;
   if (narrow_rotated_selected(in, false)) return TransposeAlgorithm::narrow_cols_rotated;
