@@ -532,6 +532,30 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096))) ==
         Choices{tma_large, tma, stream, cp_async});
+  // 2D halves: rows of 1 KB from stencil_long_rows_min_points (stars up to radius 2, the 3 x 3
+  // box), then 64 x 128; below it 64 x 128 first; other sizes, radii and ranks never.
+  const long long longer = smemtile::stencil_long_rows_min_points;
+  const auto long_rows = std::make_pair(StencilLoader::tma, StencilTiles::long_rows);
+  CHECK(list(smemtile::stencil_candidates<2, 2, 1, StencilShape::star>(target(longer))) ==
+        Choices{long_rows, tma_large, tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 2, 1, StencilShape::star>(target(longer - 1))) ==
+        Choices{tma_large, tma, stream, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 2, 2, StencilShape::star>(StencilTarget{9, h100})) ==
+        Choices{long_rows, tma_large, tma, stream, cp_async});  // nothing known: long rows
+  CHECK(list(smemtile::stencil_candidates<2, 2, 1, StencilShape::box>(target(longer))).front() == long_rows);
+  CHECK(list(smemtile::stencil_candidates<2, 2, 2, StencilShape::box>(target(longer))).front() == tma_large);
+  CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::star>(target(longer))).front() == tma_large);
+  CHECK(list(smemtile::stencil_candidates<2, 1, 1, StencilShape::star>(target(longer))).front() == tma_large);
+  CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(longer))).front() == tma_large);
+  CHECK(candidates<2, 2, 1, StencilShape::star>(12, ada).front() == tma);  // no room for them
+  CHECK(candidates<2, 2, 1, StencilShape::star>(8, 163 * 1024).front() == stream);  // no TMA
+  using HalfLong = Policy<2, 2, 1, StencilShape::star, StencilLoader::tma, StencilTiles::long_rows>;
+  CHECK(HalfLong::rows == 32);
+  CHECK(HalfLong::cols == 512);
+  CHECK(HalfLong::tma_unit_bytes == 8);  // 1 KB rows: 128 TMA units of 8 bytes (at most 256 a box)
+  CHECK(Policy<2, 2, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::cols == 128);
+  CHECK(Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::long_rows>::cols ==
+        Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::cols);  // others: the large tiles
   CHECK(smemtile::stencil_large_tiles_for<2, 4, StencilShape::box>(StencilTarget{9, h100}));  // nothing known: large
   CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1)));
   CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big)));

@@ -6,6 +6,7 @@
 // rows; radii 1 to 4, star and box; floats, doubles and ints; small policies with many strips. 1- and
 // 2-byte elements, which the host reference cannot check exactly, against the cp.async tiles bit for bit,
 // forced through the stream and on the selected path (TMA's large tiles where the input allows).
+#include <algorithm>  // std::max
 #include <cstring>
 #include <type_traits>  // std::is_same
 
@@ -89,15 +90,23 @@ struct Selected {};
 // 1- and 2-byte elements: the forced stream (or the Selected path) equals the forced cp.async tiles
 // byte for byte over the whole allocation (pitch padding poisoned), with every element written (the
 // path run twice over two different poisons: a byte result may equal one of them). Extents around
-// `strip` x `run`.
+// `strip` x `run`; `tma_input`: the input's rows 16-byte aligned and whole 8-byte units, as a forced
+// TMA path in 8-byte units needs.
 template <class T, int R, StencilShape S, int P, class Path = StencilForcedLoader<StencilLoader::stream>>
-void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_rows = 64) {
+void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_rows = 64, bool tma_input = false) {
   const auto op = random_op<T, 2, R, S>(rng);
   INFO((std::is_same<Path, Selected>::value ? "selected" : "stream") << " against cp.async, " << sizeof(T)
                                                                      << "-byte elements, radius " << R << ", policy "
                                                                      << policy_name(P));
   for (int i = 0; i < cases; ++i) {
-    const Geometry g = stream_geometry(rng, i, strip, run_rows);
+    Geometry g = stream_geometry(rng, i, strip, run_rows);
+    if (tma_input) {  // and rows of whole 8-byte TMA units (the long rows' and bytes' large tiles)
+      const int per16 = 16 / static_cast<int>(sizeof(T)), per8 = 8 / static_cast<int>(sizeof(T));
+      g.cols = std::max(per8, g.cols / per8 * per8);
+      g.in_offset = 0;
+      g.in_pitch = (g.cols + per16 - 1) / per16 * per16 + per16 * uniform(rng, 0, 1);
+      g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
+    }
     INFO("case " << i << ": " << g.describe());
     const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
     const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
@@ -149,6 +158,18 @@ TEST_CASE("device_stencil 2D: bytes and shorts on the selected path equal the cp
   stream_equals_tiles<signed char, 3, star, kReflect, Selected>(12, rng, 512, 32);
   stream_equals_tiles<short, 1, box, kConstant, Selected>(12, rng, 128, 64);
   stream_equals_tiles<short, 2, star, kClamp, Selected>(12, rng, 128, 64);
+}
+
+// Halves' rows of 1 KB (StencilTiles::long_rows, 32 x 512, which the selection takes on large
+// arrays), forced on small ones: extents around the tile, every stencil the selection gives them.
+TEST_CASE("device_stencil 2D: shorts on the long rows equal the cp.async tiles") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using LongRows = StencilForcedLoader<StencilLoader::tma, smemtile::StencilTiles::long_rows>;
+  stream_equals_tiles<short, 1, star, kZero, LongRows>(12, rng, 512, 32, true);
+  stream_equals_tiles<short, 1, star, kClamp, LongRows>(12, rng, 512, 32, true);
+  stream_equals_tiles<short, 2, star, kPeriodic, LongRows>(12, rng, 512, 32, true);
+  stream_equals_tiles<short, 1, box, kReflect, LongRows>(12, rng, 512, 32, true);
+  stream_equals_tiles<short, 1, box, kConstant, LongRows>(8, rng, 512, 32, true);
 }
 
 }  // namespace

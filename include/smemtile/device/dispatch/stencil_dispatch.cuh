@@ -251,6 +251,11 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+      } else if (choice.tiles == StencilTiles::long_rows) {
+        if constexpr (stencil_long_rows_selected<rank, static_cast<int>(sizeof(T)), Radius, Shape>) {
+          using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::long_rows>;
+          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        }
       } else if constexpr (stencil_large_tiles_selected<rank, Radius, Shape>) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);

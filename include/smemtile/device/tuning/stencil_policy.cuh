@@ -34,8 +34,9 @@ enum class StencilCompute {
 };
 
 /// The tiles of the default policies: the standard ones, or larger ones where TMA loads them and
-/// a block may have 227 KB of shared memory (docs/tuning.md: "large stencil tiles").
-enum class StencilTiles { standard, large };
+/// a block may have 227 KB of shared memory (docs/tuning.md: "large stencil tiles"); long_rows: 2D
+/// halves in rows of 1 KB (32 x 512) for large arrays (stencil_long_rows_for), else the large tiles.
+enum class StencilTiles { standard, large, long_rows };
 
 /// 1D policy: blocks of Threads threads each load Interior points plus HaloCols on each side
 /// (one copy_global_to_tile) and compute them; MinBlocks blocks per multiprocessor are asked of
@@ -260,18 +261,19 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius,
 }  // namespace detail
 
 /// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
-/// doubles), 32 x 512 bytes (16-byte strips), 64 x 128 halves, floats and bytes described to TMA in
-/// 8-byte units; one tile loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
+/// doubles), 32 x 512 bytes (16-byte strips), 64 x 128 halves (long_rows: 32 x 512), floats, bytes
+/// and long rows of halves described to TMA in 8-byte units; one tile loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
 /// elements up to 4 bytes (bytes: on TMA tiles, the cp.async copy of bytes leaving them too few
 /// registers), else points (docs/tuning.md, "2D strips").
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
-  static constexpr bool large = Tiles == StencilTiles::large;  ///< the large tiles
-  static constexpr int cols = large && ElemBytes == 4   ? 256
-                              : large && ElemBytes == 1 ? 512
-                              : large || ElemBytes <= 4 ? 128
-                                                        : 64;  ///< columns
-  static constexpr bool wide_units = large && (ElemBytes == 4 || ElemBytes == 1);  ///< TMA in 8-byte units
+  static constexpr bool large = Tiles != StencilTiles::standard;                   ///< the large tiles
+  static constexpr bool long_rows = Tiles == StencilTiles::long_rows && ElemBytes == 2;  ///< halves' 1 KB rows
+  static constexpr int cols = large && ElemBytes == 4            ? 256
+                              : (large && ElemBytes == 1) || long_rows ? 512
+                              : large || ElemBytes <= 4          ? 128
+                                                                 : 64;  ///< columns
+  static constexpr bool wide_units = large && (ElemBytes == 4 || ElemBytes == 1 || long_rows);  ///< TMA in 8-byte units
   static constexpr bool star = Shape == StencilShape::star;    ///< a star stencil
   static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
                                      (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
@@ -281,7 +283,7 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
                                   !strips ? StencilCompute::points
                                   : star  ? StencilCompute::star_strips
                                           : StencilCompute::box_strips,
-                                  large && ElemBytes == 2 ? 64 : 32, cols,
+                                  large && ElemBytes == 2 && !long_rows ? 64 : 32, cols,
                                   detail::stencil_halo_cols(ElemBytes, Radius, Tiles), 1, 2,
                                   wide_units ? 8 : ElemBytes>;
 };
@@ -315,6 +317,7 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, 
 template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
 struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
   static_assert(Loader != StencilLoader::stream, "smemtile stencil: the stream loader is for 2D arrays");
+  static_assert(Tiles != StencilTiles::long_rows, "smemtile stencil: the long rows are 2D tiles (of halves)");
   static constexpr bool star = Shape == StencilShape::star;                   ///< a star stencil
   static constexpr bool wide = Tiles == StencilTiles::large && Radius == 1;    ///< the wide planes
   static constexpr int rows = wide ? 32 : 16;                                  ///< plane rows
@@ -440,6 +443,23 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_large_tiles_for(const StencilTarget&
   return true;
 }
 
+/// 2D arrays of halves from this many points take rows of 1 KB (StencilTiles::long_rows), smaller
+/// ones 64 x 128 (docs/tuning.md, "2D tiles").
+inline constexpr long long stencil_long_rows_min_points = 3LL << 25;
+
+/// Whether the selection takes the long rows (StencilTiles::long_rows) for a stencil: 2D halves,
+/// stars up to radius 2 and the 3 x 3 box, where they were measured. H200, % of cudaMemcpy, 64 x 128
+/// -> 32 x 512, zero / clamp: 5-point 16384^2 83.9 -> 95.0 / 90.3 -> 94.1, 8192 x 12288 85.5 ->
+/// 96.4 / 93.9 -> 93.9; at 4000 x 6016 they lost (93.2 -> 88.7 / 89.6 -> 83.2).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+inline constexpr bool stencil_long_rows_selected =
+    Rank == 2 && ElemBytes == 2 && (Shape == StencilShape::star ? Radius <= 2 : Radius == 1);
+
+/// Whether a call on `gpu` takes the long rows where the stencil may (stencil_long_rows_selected).
+SMEMTILE_HOST_DEVICE constexpr bool stencil_long_rows_for(const StencilTarget& gpu) {
+  return gpu.points == 0 || gpu.points >= stencil_long_rows_min_points;
+}
+
 /// One default policy: its loader and tiles.
 struct StencilChoice {
   StencilLoader loader;  ///< tma, cp_async or sync
@@ -450,12 +470,13 @@ struct StencilChoice {
 /// describe the array (arch::tma_map_error) and, in 3D under periodic, stencil_plane_offsets_fit,
 /// else the next.
 struct StencilCandidates {
-  StencilChoice choice[4];  ///< the policies, best first
+  StencilChoice choice[5];  ///< the policies, best first
   int count = 0;            ///< how many
 };
 
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
-/// 1D: sync. 2D and 3D: TMA with the large tiles where the GPU has TMA (sm_90 and later), the
+/// 1D: sync. 2D and 3D: TMA with the long rows where stencil_long_rows_selected and
+/// stencil_long_rows_for; TMA with the large tiles where the GPU has TMA (sm_90 and later), the
 /// shared memory for them, they differ (3D: radius 1 only), in 3D the stencil is a star, and the
 /// call takes them (stencil_large_tiles_for: the array's size); TMA with the standard tiles; the 2D stream where
 /// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
@@ -470,6 +491,11 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
+  using LongRows = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
+                                                 Rank == 2 ? StencilTiles::long_rows : StencilTiles::large>::type;
+  if (stencil_long_rows_selected<Rank, ElemBytes, Radius, Shape> && tma && stencil_long_rows_for(gpu) &&
+      gpu.shared_per_block >= stencil_shared_bytes<LongRows>(ElemBytes, Radius))
+    c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::long_rows};
   if (stencil_large_tiles_selected<Rank, Radius, Shape> && tma && stencil_large_tiles_for<Rank, ElemBytes, Shape, Radius>(gpu) &&
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
