@@ -27,8 +27,8 @@
 // 512^3 and 376^3; 3D 27-point box (mean), float, 512^3 and 384^3 (no hand-written 3D peers: they
 // read z neighbours on the axis only); odd shapes (rows, and planes, not multiples of 16 bytes: no TMA) of the 2D and
 // 3D cases: 8191 x 8193 and 509 x 511 x 513 (radius-4 star: float only). Narrow elements, where
-// the op accumulates in a wider type than the element (float): 2D 3x3 box blur of bytes (uint8_t:
-// the sum of the 9 neighbours in float, exact, divided by 9 rounding halves up) and 2D 5-point heat
+// the op accumulates in a wider type than the element: 2D 3x3 box blur of bytes (uint8_t: a
+// SeparableStencilOp, rows of 3 summed in int, then 3 rows, divided by 9 rounding halves up) and 2D 5-point heat
 // step of halves (__half: computed in float, rounded to a half once), 16384 x 16384 and the odd
 // 16383 x 16385. smem_halo, hand_2_5d and cudaMemcpy have no Boundary axis: zero outside the
 // array. The reference follows the state's boundary policy.
@@ -104,18 +104,18 @@ struct Laplace7 {  // 3D 7-point Laplacian
   }
 };
 
-struct ByteBlur9 {  // 2D 3x3 box blur of bytes: the mean, rounded to an integer (halves up)
+// 2D 3x3 box blur of bytes: the mean, rounded to an integer (halves up), summed in int. Separable:
+// smemtile's strips sum each row's three bytes once for the three points it serves; every
+// implementation computes the same integers (the reference too, from doubles).
+struct ByteBlur9 : smemtile::SeparableStencilOp<ByteBlur9> {
   static constexpr double abs_sum = 1;
-  template <class N>
-  __device__ auto operator()(const N& n) const {
-    using V = value_of<N>;
-    using A = accum_of<V>;  // float: at most 9 x 255, exact, as in the reference's double
-    A sum = A(0);
-#pragma unroll
-    for (int dy = -1; dy <= 1; ++dy)
-#pragma unroll
-      for (int dx = -1; dx <= 1; ++dx) sum += convert_to<A>(n(dy, dx));
-    return static_cast<V>((static_cast<int>(sum) + 4) / 9);  // the same integer in every implementation
+  template <class Row>
+  __device__ int across(const Row& row) const {
+    return static_cast<int>(row(-1)) + static_cast<int>(row(0)) + static_cast<int>(row(1));
+  }
+  template <class Rows>
+  __device__ int down(const Rows& rows) const {
+    return (rows(-1) + rows(0) + rows(1) + 4) / 9;
   }
 };
 

@@ -285,9 +285,13 @@ void check_default_policies() {
   if (!large) CHECK((C2::rows == P2::rows && C2::cols == P2::cols && C2::halo_cols == P2::halo_cols));
 }
 
-TEST_CASE("stencil policies: 2D large tiles of bytes are 32 rows of 512, in 8-byte TMA units (16-byte strips)") {
+TEST_CASE("stencil policies: 2D large tiles of bytes are 48 rows of 512 at radius 1, else 32, in 8-byte TMA units (16-byte strips)") {
   using B2L = Policy<2, 1, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>;
-  CHECK(B2L::rows == 32);
+  CHECK(B2L::rows == 48);
+  CHECK(Policy<2, 1, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::rows == 48);
+  CHECK(Policy<2, 1, 2, StencilShape::box, StencilLoader::tma, StencilTiles::large>::rows == 32);
+  CHECK(B2L::rows % B2L::warps == 0);  // whole rows per warp for the strips
+  CHECK(2 * smemtile::stencil_shared_bytes<B2L>(1, 1) <= 227 * 1024);  // two blocks per multiprocessor on sm_90
   CHECK(B2L::cols == 512);
   CHECK(B2L::tma_unit_bytes == 8);
   CHECK(smemtile::stencil_strip_points(1, B2L::cols) == 16);

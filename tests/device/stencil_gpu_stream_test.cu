@@ -12,6 +12,28 @@
 
 #include "stencil_gpu_common.cuh"
 
+namespace stencil_stream_test {
+// A separable box op (SeparableStencilOp) with run-time integer weights along x and y, summed in
+// A: down() of across() partials (outside the anonymous namespace: a kernel template argument).
+template <class T, class A, int R>
+struct SeparableWeights : smemtile::SeparableStencilOp<SeparableWeights<T, A, R>> {
+  A wx[2 * R + 1], wy[2 * R + 1];
+  template <class Row>
+  __device__ A across(const Row& row) const {
+    A sum = A(0);
+    for (int dx = -R; dx <= R; ++dx) sum += wx[dx + R] * static_cast<A>(row(dx));
+    return sum;
+  }
+  template <class Partials>
+  __device__ T down(const Partials& partials) const {
+    A sum = A(0);
+    for (int dy = -R; dy <= R; ++dy) sum += wy[dy + R] * partials(dy);
+    return static_cast<T>(sum);
+  }
+};
+
+}  // namespace stencil_stream_test
+
 namespace {
 
 using namespace stencil_test;
@@ -148,8 +170,8 @@ TEST_CASE("device_stencil 2D stream: bytes and shorts equal the cp.async tiles")
   stream_equals_tiles<short, 1, box, kConstant>(10, rng);
 }
 
-// Bytes and shorts on the selected path, extents around the large tiles of bytes (32 x 512: the
-// 16-byte strips) and of halves (64 x 128); a third of the inputs 16-byte aligned (TMA on sm_90).
+// Bytes and shorts on the selected path, extents around the large tiles of bytes (32 x 512, 48 x 512
+// at radius 1: the 16-byte strips) and of halves (64 x 128); a third of the inputs 16-byte aligned (TMA on sm_90).
 TEST_CASE("device_stencil 2D: bytes and shorts on the selected path equal the cp.async tiles") {
   STENCIL_TEST_SEEDED_RNG(rng);
   stream_equals_tiles<signed char, 1, box, kClamp, Selected>(18, rng, 512, 32);
@@ -158,6 +180,89 @@ TEST_CASE("device_stencil 2D: bytes and shorts on the selected path equal the cp
   stream_equals_tiles<signed char, 3, star, kReflect, Selected>(12, rng, 512, 32);
   stream_equals_tiles<short, 1, box, kConstant, Selected>(12, rng, 128, 64);
   stream_equals_tiles<short, 2, star, kClamp, Selected>(12, rng, 128, 64);
+  using Large = StencilForcedLoader<StencilLoader::tma, smemtile::StencilTiles::large>;  // bytes: 48 x 512 at radius 1
+  stream_equals_tiles<signed char, 1, box, kReflect, Large>(8, rng, 512, 48, true);
+  stream_equals_tiles<signed char, 1, star, kClamp, Large>(8, rng, 512, 48, true);
+}
+
+// Separable ops on every path against the host reference of the same across() and down(), exact
+// (integer sums; float weights and inputs are small integers, so float sums are exact too), with
+// the output allocation's padding and guard untouched. `Paths`: forced loaders, or Selected.
+template <class Path>
+constexpr bool forces_tma = false;
+template <smemtile::StencilTiles Tiles>
+constexpr bool forces_tma<StencilForcedLoader<StencilLoader::tma, Tiles>> = true;
+
+template <class T, class A, int R, int P, class... Paths>
+void separable_cases(int cases, std::mt19937& rng) {
+  stencil_stream_test::SeparableWeights<T, A, R> op{};
+  for (int k = 0; k <= 2 * R; ++k) op.wx[k] = static_cast<A>(uniform(rng, 1, 3)), op.wy[k] = static_cast<A>(uniform(rng, -3, 3));
+  INFO("separable op, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = stream_geometry(rng, i, 512, 48);
+    if (i % 2 == 0 || (forces_tma<Paths> || ...)) {  // rows 16-byte aligned, whole 8-byte units: TMA takes them
+      const int per16 = 16 / static_cast<int>(sizeof(T)), per8 = 8 / static_cast<int>(sizeof(T));
+      g.cols = std::max(per8, g.cols / per8 * per8);
+      g.in_offset = 0;
+      g.in_pitch = (g.cols + per16 - 1) / per16 * per16 + per16 * uniform(rng, 0, 1);
+      g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
+    }
+    INFO("case " << i << ": " << g.describe());
+    const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
+    const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
+    std::vector<T> in = random_inputs<T>(in_total, rng);
+    for (auto& v : in) v = static_cast<T>(uniform(rng, -60, 60));  // small integers: float sums stay exact
+    DeviceBuffer<T> d_in(in_total), d_out(out_total);
+    d_in.upload(in);
+    const T fill = P == kZero ? T(0) : fill_value<T>();
+    const auto at = [&](int y, int x) {
+      if ((P == kZero || P == kConstant) && (y < 0 || y >= g.rows || x < 0 || x >= g.cols)) return fill;
+      return in[static_cast<std::size_t>(g.in_index(0, reference_index(P, y, g.rows), reference_index(P, x, g.cols)))];
+    };
+    const auto run = [&](auto path) {
+      d_out.poison();
+      const auto in_view = global_array<2>(static_cast<const T*>(d_in.get()), g, true);
+      const auto out_view = global_array<2>(d_out.get(), g, false);
+      smemtile::LaunchStatus status;
+      if constexpr (std::is_same<decltype(path), Selected>::value)
+        status = smemtile::device_stencil<R, box>(in_view, out_view, make_policy<P, T>(), op);
+      else
+        status = smemtile::device_stencil<R, box>(path, in_view, out_view, make_policy<P, T>(), op);
+      INFO("status: " << status.message);
+      REQUIRE(status.error == cudaSuccess);
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      std::vector<T> expect = d_out.download();  // poison outside the points
+      for (int y = 0; y < g.rows; ++y)
+        for (int x = 0; x < g.cols; ++x) {
+          A sum = A(0);  // down() of across(), written out on the host
+          for (int dy = -R; dy <= R; ++dy) {
+            A partial = A(0);
+            for (int dx = -R; dx <= R; ++dx) partial += op.wx[dx + R] * static_cast<A>(at(y + dy, x + dx));
+            sum += op.wy[dy + R] * partial;
+          }
+          expect[static_cast<std::size_t>(g.out_index(0, y, x))] = static_cast<T>(sum);
+        }
+      const std::vector<T> got = d_out.download();
+      long long mismatched = 0;  // the whole allocation: results, and the poison elsewhere
+      for (std::size_t e = 0; e < got.size(); ++e) mismatched += std::memcmp(&got[e], &expect[e], sizeof(T)) != 0;
+      CHECK(mismatched == 0);
+    };
+    (run(Paths{}), ...);
+  }
+}
+
+// Separable ops: the 2D strips keep their rows' partials, the other paths evaluate them point by
+// point; both are down() of across() (bytes' 48 x 512 large tiles forced on small arrays).
+TEST_CASE("device_stencil 2D: separable ops on every path equal their host reference") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using Stream = StencilForcedLoader<StencilLoader::stream>;
+  using CpAsync = StencilForcedLoader<StencilLoader::cp_async>;
+  using Large = StencilForcedLoader<StencilLoader::tma, smemtile::StencilTiles::large>;
+  separable_cases<unsigned char, int, 1, kClamp, Selected, Stream, CpAsync, Large>(8, rng);
+  separable_cases<unsigned char, int, 2, kZero, Selected, CpAsync, Large>(6, rng);
+  separable_cases<float, float, 1, kPeriodic, Selected, Stream, CpAsync>(6, rng);
+  separable_cases<float, float, 3, kReflect, Selected, Large>(6, rng);
+  separable_cases<short, int, 1, kConstant, Selected, CpAsync>(6, rng);
 }
 
 // Halves' rows of 1 KB (StencilTiles::long_rows, 32 x 512, which the selection takes on large

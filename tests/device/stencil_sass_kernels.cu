@@ -38,6 +38,18 @@ struct ByteBlur9 {
   }
 };
 
+// The same blur as a separable op summed in int (the strips keep each row's sum in registers).
+struct RowSumBlur9 : SeparableStencilOp<RowSumBlur9> {
+  template <class Row>
+  __device__ int across(const Row& row) const {
+    return static_cast<int>(row(-1)) + static_cast<int>(row(0)) + static_cast<int>(row(1));
+  }
+  template <class Rows>
+  __device__ unsigned char down(const Rows& rows) const {
+    return static_cast<unsigned char>((rows(-1) + rows(0) + rows(1) + 4) / 9);
+  }
+};
+
 // Separate names for the same op, so that the test tells the kernels apart by name.
 struct Blur9Box : Blur9 {};
 struct Star4Tma : Star4 {};
@@ -59,7 +71,8 @@ template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
 // 2D 9-point box of floats and 3x3 blur of bytes, TMA, large tiles, clamp: the 2D box strips
-// (16-byte shared loads and global stores; bytes' 32 x 512 tiles give each lane 16 bytes).
+// (16-byte shared loads and global stores; bytes' 48 x 512 tiles give each lane 16 bytes), the
+// byte blur also as a separable op.
 using Box2DLarge = DefaultStencilPolicy<2, 4, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>::type;
 using ByteBox2DLarge = DefaultStencilPolicy<2, 1, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>::type;
 static_assert(Box2DLarge::compute == StencilCompute::box_strips && ByteBox2DLarge::compute == StencilCompute::box_strips,
@@ -69,6 +82,9 @@ template __global__ void stencil_2d_kernel<Box2DLarge, 1, StencilShape::box, flo
 template __global__ void stencil_2d_kernel<ByteBox2DLarge, 1, StencilShape::box, unsigned char, boundary::Clamp, ByteBlur9>(
     const __grid_constant__ CUtensorMap, GlobalArray<const unsigned char, 2>, GlobalArray<unsigned char, 2>, boundary::Clamp,
     ByteBlur9, int, int);
+template __global__ void stencil_2d_kernel<ByteBox2DLarge, 1, StencilShape::box, unsigned char, boundary::Clamp, RowSumBlur9>(
+    const __grid_constant__ CUtensorMap, GlobalArray<const unsigned char, 2>, GlobalArray<unsigned char, 2>, boundary::Clamp,
+    RowSumBlur9, int, int);
 // 3D 27-point box, TMA, clamp: the box strips (16-byte shared loads and global stores) and the
 // cells outside the array copied within shared memory (EdgeCells).
 template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(

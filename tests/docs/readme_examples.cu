@@ -4,6 +4,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
+#include <cstdint>
 #include <cstdio>
 
 // README: the opening example.
@@ -116,6 +117,22 @@ bool readme_transpose_and_stencil(const float* d_in, float* d_out, int rows, int
       smemtile::make_global_matrix<const float>(d_in, rows, cols), smemtile::make_global_matrix(d_out, rows, cols),
       smemtile::boundary::clamp, Heat{}, stream);
   return static_cast<bool>(s);
+}
+
+// README: separable boxes (the op, called here on a halo tile's neighbourhood).
+struct BoxBlur3 : smemtile::SeparableStencilOp<BoxBlur3> {  // 3x3 box blur of bytes, rounding halves up
+  template <class Row> __device__ int across(const Row& row) const { return row(-1) + row(0) + row(1); }
+  template <class Rows> __device__ std::uint8_t down(const Rows& rows) const {
+    return static_cast<std::uint8_t>((rows(-1) + rows(0) + rows(1) + 4) / 9);
+  }
+};
+static_assert(smemtile::is_separable_stencil_op<BoxBlur3>, "BoxBlur3 is separable");
+__global__ void readme_separable_blur(std::uint8_t* out) {
+  __shared__ smemtile::StaticHaloTile<std::uint8_t, 8, 32, 1> tile;
+  const smemtile::Coord at = smemtile::thread_coord();
+  tile(at) = static_cast<std::uint8_t>(at.col);
+  __syncthreads();
+  out[at.row * 32 + at.col] = BoxBlur3{}(smemtile::neighborhood<1, smemtile::StencilShape::box>(tile, at));
 }
 
 // README: transposes, the block-level de-interleave (HWC bytes to CHW float planes in one pass).

@@ -17,6 +17,8 @@
 #include "../core/coord.cuh"     // Coord
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 
+#include <type_traits>  // std::is_base_of
+
 namespace smemtile {
 
 /// Which neighbours a stencil reads: along the axes only (star: 2 d R + 1 points) or the whole
@@ -97,6 +99,63 @@ struct Neighborhood3D {
     return plane(at.row + dy, at.col + dx);
   }
 };
+
+// A separable op, e.g. the mean of the 3 x 3 box of bytes:
+//
+//   struct Blur3x3 : smemtile::SeparableStencilOp<Blur3x3> {
+//     template <class Row> __device__ int across(const Row& row) const {       // row(dx), |dx| <= R
+//       return row(-1) + row(0) + row(1);
+//     }
+//     template <class Rows> __device__ std::uint8_t down(const Rows& rows) const {  // rows(dy): across()
+//       return static_cast<std::uint8_t>((rows(-1) + rows(0) + rows(1) + 4) / 9);
+//     }
+//   };
+
+/// Base of a 2D box stencil op written in two passes (CRTP), so that a kernel can reduce each
+/// row of the box once for every point that reads it, instead of once per point. `Derived` has
+/// `across(row)`, a row's partial (of any type) from its values `row(dx)`, |dx| <= Radius, and
+/// `down(rows)`, the result from the partials `rows(dy)` of the rows dy = -Radius ... Radius.
+/// A point's value is down() of the across() of its box's rows (accumulate in a wider type than
+/// the element there). Every path of device_stencil and device_stencil_steps computes exactly
+/// that (this base's call operator evaluates it on any neighbourhood); the 2D strips keep the rows'
+/// partials in registers. 2D box stencils only (device_stencil checks at compile time).
+template <class Derived>
+struct SeparableStencilOp {
+  /// down() of the across() partials of n's rows.
+  template <class N>
+  SMEMTILE_DEVICE auto operator()(const N& n) const {
+    const Derived& op = static_cast<const Derived&>(*this);
+    return op.down(NeighborhoodPartials<N>{op, n});
+  }
+
+ private:
+  template <class N>
+  struct NeighborhoodRow {  // row dy of a neighbourhood, read at dx
+    const N& n;
+    int dy;
+    SMEMTILE_DEVICE decltype(auto) operator()(int dx) const { return n(dy, dx); }
+  };
+  template <class N>
+  struct NeighborhoodPartials {  // across() of row dy of a neighbourhood
+    const Derived& op;
+    const N& n;
+    SMEMTILE_DEVICE auto operator()(int dy) const { return op.across(NeighborhoodRow<N>{n, dy}); }
+  };
+};
+
+/// Whether Op is a separable stencil op (derives from SeparableStencilOp<Op>).
+template <class Op>
+inline constexpr bool is_separable_stencil_op = std::is_base_of<SeparableStencilOp<Op>, Op>::value;
+
+namespace detail {
+// The device functions' compile-time check of a separable op's stencil.
+template <StencilShape Shape, int Rank, class Op>
+constexpr bool separable_op_fits() {
+  static_assert(!is_separable_stencil_op<Op> || (Shape == StencilShape::box && Rank == 2),
+                "smemtile: a SeparableStencilOp is the op of a 2D box stencil (StencilShape::box, rank 2)");
+  return true;
+}
+}  // namespace detail
 
 #endif  // __CUDACC__
 

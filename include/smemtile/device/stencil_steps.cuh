@@ -84,6 +84,7 @@ template <int Radius, StencilShape Shape, class Policy, class T, std::size_t Ran
                                       IsStencilStepsStreamPolicy<Policy>::value>>
 LaunchStatus device_stencil_steps(Policy, StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
                                   cudaStream_t stream = 0) {
+  static_assert(detail::separable_op_fits<Shape, static_cast<int>(Rank), Op>());
   const std::string why = detail::stencil_steps_call_error<Radius, T, Rank, Boundary>(buffers, steps);
   if (!why.empty()) return detail::failed_launch(cudaErrorInvalidValue, why);
   if (steps == 0 || buffers.current().size() == 0) return LaunchStatus{};

@@ -9,6 +9,8 @@
 //   SMEMTILE_STENCIL_CASE 5  a stream policy for radius 17: "radii up to 16"
 //   SMEMTILE_STENCIL_CASE 6  a stream policy of no values per lane: "1 to 16 values of a row per lane"
 //   SMEMTILE_STENCIL_CASE 7  a valid stream policy of the caller's: accepted (the control)
+//   SMEMTILE_STENCIL_CASE 8  device_stencil with a SeparableStencilOp for a star stencil:
+//                            "a SeparableStencilOp is the op of a 2D box stencil"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -42,6 +44,16 @@ using P = StencilStreamPolicy<8, 1, 32, 8, 2>;
 constexpr StencilShape shape = StencilShape::box;
 constexpr int radius = 2;
 #else
+#if SMEMTILE_STENCIL_CASE == 8
+struct RowsOnce : SeparableStencilOp<RowsOnce> {
+  template <class Row> __device__ float across(const Row& row) const { return row(-1) + row(1); }
+  template <class Rows> __device__ float down(const Rows& rows) const { return rows(-1) + rows(1); }
+};
+void separable_star(const float* in, float* out) {
+  device_stencil<1, StencilShape::star>(make_global_matrix<const float>(in, 8, 8), make_global_matrix(out, 8, 8),
+                                        boundary::zero, RowsOnce{});
+}
+#endif
 using P = StencilTiledPolicy<3, StencilLoader::cp_async, StencilCompute::points, 16, 64, 4, 2, 2, 4, 64>;
 constexpr StencilShape shape = StencilShape::box;
 constexpr int radius = 1;

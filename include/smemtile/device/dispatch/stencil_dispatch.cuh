@@ -222,6 +222,7 @@ using DefaultStencilPolicyOf = typename DefaultStencilPolicy<Rank, static_cast<i
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out, Boundary boundary, Op op,
                               cudaStream_t stream) {
+  static_assert(separable_op_fits<Shape, static_cast<int>(Rank), Op>());
   constexpr int rank = static_cast<int>(Rank);
   LaunchStatus launched;
   const char* why = nullptr;
@@ -270,6 +271,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
 template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out, Boundary boundary, Op op,
                                    cudaStream_t stream) {
+  static_assert(separable_op_fits<Shape, static_cast<int>(Rank), Op>());
   DeviceLimits device;
   if constexpr (Rank > 1) {
     const LaunchStatus queried = device_limits(&device, stencil_who);

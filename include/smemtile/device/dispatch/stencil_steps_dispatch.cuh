@@ -286,6 +286,7 @@ inline constexpr bool stencil_steps_stream_candidate =
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
                                     cudaStream_t stream) {
+  static_assert(separable_op_fits<Shape, static_cast<int>(Rank), Op>());
   constexpr int rank = static_cast<int>(Rank), bytes = static_cast<int>(sizeof(T));
   DeviceLimits device;
   const LaunchStatus queried = device_limits(&device, stencil_steps_who);

@@ -4,6 +4,8 @@
 /// current one is computed).
 #pragma once
 
+#include <type_traits>  // std::remove_cv_t
+
 #include "../../block/async_copy.cuh"     // copy_global_to_tile_async, async_copy_commit/wait
 #include "../../block/stencil.cuh"        // neighborhood
 #include "../../block/thread_group.cuh"   // FixedThreadBlock
@@ -23,7 +25,10 @@ template <class Policy, int Radius, StencilShape Shape, class T, class Layout, c
 SMEMTILE_DEVICE void compute_tile_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Out& out, int out_rows,
                                      int out_cols) {
   if constexpr (Policy::compute == StencilCompute::star_strips || Policy::compute == StencilCompute::box_strips) {
-    strips_2d<Policy, Radius, Shape>(tile, origin, op, out);
+    if constexpr (Shape == StencilShape::box && is_separable_stencil_op<std::remove_cv_t<Op>>)
+      separable_strips_2d<Policy, Radius>(tile, origin, op, out);
+    else
+      strips_2d<Policy, Radius, Shape>(tile, origin, op, out);
   } else {
 #pragma unroll
     for (int j = 0; j < Policy::rows / Policy::warps; ++j)

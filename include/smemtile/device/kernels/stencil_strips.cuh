@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstring>      // std::memcpy (register reinterpretation)
+#include <type_traits>  // std::remove_cv_t
 
 #include "../../block/stencil.cuh"        // stencil_offset_allowed
 #include "../../block/thread_group.cuh"   // shuffle_lanes
@@ -97,6 +98,69 @@ SMEMTILE_DEVICE void strip_sides(TileRef<T, Layout> tile, int r, int col, int la
     if (lane >= 32 - lanes) right = tile(r, col + Strip - 1 + d);
     row[Radius - d] = left;
     row[Radius + Strip - 1 + d] = right;
+  }
+}
+
+// A separable op's view of a strip's row around point `s` (across()), and of the window's partials
+// of point `s` (down()).
+template <int Radius, class T>
+struct StripRow {
+  const T* row;  // the point's value at [Radius]
+  SMEMTILE_DEVICE T operator()(int dx) const {
+    SMEMTILE_CHECK(dx >= -Radius && dx <= Radius, "stencil: across() read (dy, dx, -, radius) beyond the radius", 0, dx,
+                   0, Radius);
+    return row[Radius + dx];
+  }
+};
+template <int Radius, class P, int Strip>
+struct StripPartials {
+  const P (*partials)[Strip];  // rows dy = -Radius ... Radius
+  int s;
+  SMEMTILE_DEVICE P operator()(int dy) const {
+    SMEMTILE_CHECK(dy >= -Radius && dy <= Radius, "stencil: down() read (dy, dx, -, radius) beyond the radius", dy, 0,
+                   0, Radius);
+    return partials[Radius + dy][s];
+  }
+};
+
+// The across() partials of the strip's points on tile row r.
+template <int Radius, int Strip, class T, class Layout, class Op, class P>
+SMEMTILE_DEVICE void strip_row_partials(TileRef<T, Layout> tile, int r, int col, int lane, const Op& op, P (&partials)[Strip]) {
+  T row[Strip + 2 * Radius];
+  load_strip<T, Layout, Strip>(tile, r, col, &row[Radius]);
+  strip_sides<Radius, Strip>(tile, r, col, lane, row);
+#pragma unroll
+  for (int e = 0; e < Strip; ++e) partials[e] = op.across(StripRow<Radius, T>{row + e});
+}
+
+// box_strips for a SeparableStencilOp: as strips_2d, with each row's across() partials in the
+// window instead of its values, so a row is reduced once for the 2 Radius + 1 points above and
+// below it.
+template <class Policy, int Radius, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void separable_strips_2d(TileRef<T, Layout> tile, Coord origin, const Op& op, Out& out) {
+  constexpr int Rows = Policy::rows, Cols = Policy::cols, warps = Policy::warps;
+  constexpr int strip = stencil_strip_points(static_cast<int>(sizeof(T)), Cols);
+  using P = decltype(op.across(StripRow<Radius, T>{nullptr}));
+  const int lane = static_cast<int>(threadIdx.x) % 32, first_row = static_cast<int>(threadIdx.x) / 32 * (Rows / warps);
+#pragma unroll
+  for (int i = 0; i < Cols / (32 * strip); ++i) {
+    const int col = (lane + 32 * i) * strip;
+    P window[2 * Radius + 1][strip];  // partials of rows r - Radius ... r + Radius
+#pragma unroll
+    for (int d = 1; d <= 2 * Radius; ++d) strip_row_partials<Radius, strip>(tile, first_row - Radius - 1 + d, col, lane, op, window[d]);
+#pragma unroll
+    for (int j = 0; j < Rows / warps; ++j) {
+      const int r = first_row + j;
+#pragma unroll
+      for (int d = 0; d < 2 * Radius; ++d)
+#pragma unroll
+        for (int e = 0; e < strip; ++e) window[d][e] = window[d + 1][e];
+      strip_row_partials<Radius, strip>(tile, r + Radius, col, lane, op, window[2 * Radius]);
+      T results[strip];
+#pragma unroll
+      for (int e = 0; e < strip; ++e) results[e] = static_cast<T>(op.down(StripPartials<Radius, P, strip>{window, e}));
+      store_strip<T, strip>(out, origin.row + r, origin.col + col, results);
+    }
   }
 }
 

@@ -261,7 +261,8 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius,
 }  // namespace detail
 
 /// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
-/// doubles), 32 x 512 bytes (16-byte strips), 64 x 128 halves (long_rows: 32 x 512), floats, bytes
+/// doubles), 32 x 512 bytes (16-byte strips; 48 rows at radius 1, so a strip's window is filled
+/// for 6 rows, not 4), 64 x 128 halves (long_rows: 32 x 512), floats, bytes
 /// and long rows of halves described to TMA in 8-byte units; one tile loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
 /// elements up to 4 bytes (bytes: on TMA tiles, the cp.async copy of bytes leaving them too few
 /// registers), else points (docs/tuning.md, "2D strips").
@@ -278,12 +279,13 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
                                      (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
   static constexpr bool strips = star ? ElemBytes <= 4 : box_strips;                  ///< strips
+  static constexpr int rows = large && ElemBytes == 2 && !long_rows ? 64 : large && ElemBytes == 1 && Radius == 1 ? 48 : 32;  ///< rows
   /// the policy
   using type = StencilTiledPolicy<2, Loader,
                                   !strips ? StencilCompute::points
                                   : star  ? StencilCompute::star_strips
                                           : StencilCompute::box_strips,
-                                  large && ElemBytes == 2 && !long_rows ? 64 : 32, cols,
+                                  rows, cols,
                                   detail::stencil_halo_cols(ElemBytes, Radius, Tiles), 1, 2,
                                   wide_units ? 8 : ElemBytes>;
 };
