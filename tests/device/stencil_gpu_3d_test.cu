@@ -11,7 +11,8 @@
 // Coverage: every policy with star radius 1 on float; radii 1..4 with star and box on float with
 // reflect (box radius 4 reads 729 points); box radius 1 with constant and periodic; double (star
 // radius 4 included: the ring of 9 planes of 8-byte elements just fits 48 KB) and int for a few
-// combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3).
+// combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3);
+// separable ops (SeparableStencilOp) on the box strips and the other paths.
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -44,6 +45,22 @@ TEST_CASE("device_stencil 3D double and int") {
   random_stencils<3, 1, star, kClamp, double>(cases, rng);
   random_stencils<3, 1, box, kPeriodic, int>(cases, rng);
   random_stencils<3, 2, star, kZero, int>(cases, rng);
+}
+
+// Separable ops (across, down, through): the box strips keep the planes' partials (radius 1, 4-byte
+// elements), the other paths evaluate them point by point; a dense volume so that TMA reads it.
+TEST_CASE("device_stencil 3D: separable ops on the box strips and the other paths") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using CpAsync = smemtile::StencilForcedLoader<smemtile::StencilLoader::cp_async>;
+  random_stencils_with<3, 1, box, kClamp, float>(random_separable_op<float, 3, 1>(rng), cases, rng);
+  random_stencils_with<3, 1, box, kPeriodic, int>(random_separable_op<int, 3, 1>(rng), cases, rng);
+  random_stencils_with<3, 1, box, kZero, float>(random_separable_op<float, 3, 1>(rng), 8, rng, CpAsync{});
+  random_stencils_with<3, 2, box, kReflect, float>(random_separable_op<float, 3, 2>(rng), 8, rng);
+  Geometry dense = with_layout(rng, 3, 67, 33, 516);
+  dense.in_pitch = dense.out_pitch = 516;
+  dense.in_slice = dense.out_slice = 33LL * 516;
+  dense.in_offset = dense.out_offset = 0;
+  check_stencil<3, 1, box, kConstant, float>(dense, random_separable_op<float, 3, 1>(rng), rng);
 }
 
 TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {

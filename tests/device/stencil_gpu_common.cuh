@@ -139,6 +139,46 @@ CoefOp<T, Rank, R, S> random_op(std::mt19937& rng) {
   return op;
 }
 
+// A separable box op (smemtile::SeparableStencilOp) of run-time weights along x, y and z, summed in
+// Acc<T> (exactly for int); c[k] (k as offset_of numbers the box's points) are the weights'
+// products, so that check_stencil's reference applies to it as to a CoefOp.
+template <class T, int Rank, int R>
+struct SeparableCoefOp : smemtile::SeparableStencilOp<SeparableCoefOp<T, Rank, R>> {
+  static constexpr int count = smemtile::stencil_points(StencilShape::box, R, Rank);
+  T w[3][2 * R + 1];  // along x, y, z
+  T c[count];
+
+  template <class Line>
+  __device__ Acc<T> weighted(const Line& line, int axis) const {
+    Acc<T> sum = 0;
+    for (int d = -R; d <= R; ++d) sum += static_cast<Acc<T>>(w[axis][d + R]) * static_cast<Acc<T>>(line(d));
+    return sum;
+  }
+  template <class Row>
+  __device__ Acc<T> across(const Row& row) const { return weighted(row, 0); }
+  template <class Rows>
+  __device__ Acc<T> down(const Rows& rows) const { return weighted(rows, 1); }
+  template <class Planes>
+  __device__ Acc<T> through(const Planes& planes) const { return weighted(planes, 2); }
+};
+
+// Random weights: +-1..3 for int, +-k/8 (k in 1..8) otherwise, so that their products are exact.
+template <class T, int Rank, int R>
+SeparableCoefOp<T, Rank, R> random_separable_op(std::mt19937& rng) {
+  SeparableCoefOp<T, Rank, R> op{};
+  for (auto& axis : op.w)
+    for (T& weight : axis) {
+      const int sign = std::uniform_int_distribution<int>(0, 1)(rng) ? 1 : -1;
+      if constexpr (std::is_integral<T>::value) weight = static_cast<T>(sign * std::uniform_int_distribution<int>(1, 3)(rng));
+      else weight = static_cast<T>(sign * std::uniform_int_distribution<int>(1, 8)(rng) / 8.0);
+    }
+  for (int k = 0; k < op.count; ++k) {
+    const Offset o = offset_of<Rank, R, StencilShape::box>(k);
+    op.c[k] = static_cast<T>(op.w[0][o.dx + R] * (Rank >= 2 ? op.w[1][o.dy + R] : T(1)) * (Rank >= 3 ? op.w[2][o.dz + R] : T(1)));
+  }
+  return op;
+}
+
 // ---- geometry --------------------------------------------------------------------------------------------
 
 inline int uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
@@ -407,9 +447,18 @@ void check_stencil(const Geometry& g, const Op& op, std::mt19937& rng, Forced...
 }
 
 // `cases` random geometries (the first ones degenerate, see random_geometry) for device_stencil<R, S>
-// with policy P on elements T, one random op for all of them.
+// with policy P on elements T, one random op (CoefOp) for all of them.
+template <int Rank, int R, StencilShape S, int P, class T, class Op, class... Forced>
+void random_stencils_with(const Op& op, int cases, std::mt19937& rng, Forced... forced);
+
 template <int Rank, int R, StencilShape S, int P, class T>
 void random_stencils(int cases, std::mt19937& rng) {
+  random_stencils_with<Rank, R, S, P, T>(random_op<T, Rank, R, S>(rng), cases, rng);
+}
+
+// The same with a given op (and a forced path or policy, where given).
+template <int Rank, int R, StencilShape S, int P, class T, class Op, class... Forced>
+void random_stencils_with(const Op& op, int cases, std::mt19937& rng, Forced... forced) {
   // Odd cases take their sizes around the large tiles (used with TMA where a block may have 227 KB
   // of shared memory), even ones around the default tiles.
   constexpr int E = static_cast<int>(sizeof(T));
@@ -427,7 +476,6 @@ void random_stencils(int cases, std::mt19937& rng) {
     return Rank == 1 ? Tiles1::interior : Rank == 2 ? (large ? Large2::cols : Tiles2::cols)
                                                     : (large ? Large3::cols : Tiles3::cols);
   };
-  const auto op = random_op<T, Rank, R, S>(rng);
   const bool big_box = S == StencilShape::box && R >= 3;
   INFO("device_stencil<" << R << ", " << (S == StencilShape::star ? "star" : "box") << "> rank " << Rank << " "
                          << (std::is_integral<T>::value ? "int" : sizeof(T) == 4 ? "float" : "double") << " policy "
@@ -436,7 +484,7 @@ void random_stencils(int cases, std::mt19937& rng) {
     INFO("case " << i);
     const bool large = i % 2 == 1;
     const Geometry g = random_geometry(rng, Rank, i, tile_rows(large), tile_cols(large), R, big_box, Tiles3::planes);
-    check_stencil<Rank, R, S, P, T>(g, op, rng);
+    check_stencil<Rank, R, S, P, T>(g, op, rng, forced...);
   }
 }
 

@@ -54,6 +54,12 @@ TEST_CASE("device_stencil 2D float: box of radius 2 with zero and periodic") {
   random_stencils<2, 2, box, kPeriodic, float>(cases, rng);
 }
 
+TEST_CASE("device_stencil 2D: separable ops (across, down) against the weighted-sum reference") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  random_stencils_with<2, 1, box, kReflect, float>(random_separable_op<float, 2, 1>(rng), cases, rng);
+  random_stencils_with<2, 2, box, kClamp, int>(random_separable_op<int, 2, 2>(rng), cases, rng);
+}
+
 TEST_CASE("device_stencil 2D double and int") {
   STENCIL_TEST_SEEDED_RNG(rng);
   random_stencils<2, 2, box, kClamp, double>(cases, rng);

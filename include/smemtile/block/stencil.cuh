@@ -18,6 +18,7 @@
 #include "../core/tile_ref.cuh"  // TileRef, tile_ref
 
 #include <type_traits>  // std::is_base_of
+#include <utility>      // std::declval
 
 namespace smemtile {
 
@@ -100,7 +101,15 @@ struct Neighborhood3D {
   }
 };
 
-// A separable op, e.g. the mean of the 3 x 3 box of bytes:
+namespace detail {
+// Whether a neighbourhood N reads n(dz, dy, dx) (3D) rather than n(dy, dx).
+template <class N, class = void>
+struct ReadsPlanes : std::false_type {};
+template <class N>
+struct ReadsPlanes<N, std::void_t<decltype(std::declval<const N&>()(0, 0, 0))>> : std::true_type {};
+}  // namespace detail
+
+// A separable op, e.g. the mean of the 3 x 3 box of bytes (a 3D one adds through(planes)):
 //
 //   struct Blur3x3 : smemtile::SeparableStencilOp<Blur3x3> {
 //     template <class Row> __device__ int across(const Row& row) const {       // row(dx), |dx| <= R
@@ -111,35 +120,47 @@ struct Neighborhood3D {
 //     }
 //   };
 
-/// Base of a 2D box stencil op written in two passes (CRTP), so that a kernel can reduce each
-/// row of the box once for every point that reads it, instead of once per point. `Derived` has
-/// `across(row)`, a row's partial (of any type) from its values `row(dx)`, |dx| <= Radius, and
-/// `down(rows)`, the result from the partials `rows(dy)` of the rows dy = -Radius ... Radius.
-/// A point's value is down() of the across() of its box's rows (accumulate in a wider type than
-/// the element there). Every path of device_stencil and device_stencil_steps computes exactly
-/// that (this base's call operator evaluates it on any neighbourhood); the 2D strips keep the rows'
-/// partials in registers. 2D box stencils only (device_stencil checks at compile time).
+/// Base of a box stencil op written in passes (CRTP), so that a kernel can reduce each row (and,
+/// in 3D, each plane) of the box once for every point that reads it, instead of once per point.
+/// `Derived` has `across(row)`, a row's partial (of any type) from its values `row(dx)`, |dx| <=
+/// Radius, and `down(rows)`, from the partials `rows(dy)` of the rows dy = -Radius ... Radius: the
+/// result in 2D, a plane's partial in 3D, where `through(planes)` gives the result from the
+/// partials `planes(dz)`. Accumulate in a wider type than the element there. Every path of
+/// device_stencil and device_stencil_steps computes exactly that (this base's call operator
+/// evaluates it on any neighbourhood); the 2D box strips keep the rows' partials in registers, the
+/// 3D box strips the planes'. Box stencils of rank 2 and 3 only (checked at compile time).
 template <class Derived>
 struct SeparableStencilOp {
-  /// down() of the across() partials of n's rows.
+  /// down() of the across() partials of n's rows (2D); through() of the planes' down() (3D).
   template <class N>
   SMEMTILE_DEVICE auto operator()(const N& n) const {
     const Derived& op = static_cast<const Derived&>(*this);
-    return op.down(NeighborhoodPartials<N>{op, n});
+    if constexpr (detail::ReadsPlanes<N>::value) return op.through(PlanePartials<N>{op, n});
+    else return op.down(RowPartials<N>{op, n, 0});
   }
 
  private:
   template <class N>
-  struct NeighborhoodRow {  // row dy of a neighbourhood, read at dx
+  struct Row {  // row dy (of plane dz in 3D) of a neighbourhood, read at dx
     const N& n;
-    int dy;
-    SMEMTILE_DEVICE decltype(auto) operator()(int dx) const { return n(dy, dx); }
+    int dz, dy;
+    SMEMTILE_DEVICE decltype(auto) operator()(int dx) const {
+      if constexpr (detail::ReadsPlanes<N>::value) return n(dz, dy, dx);
+      else return n(dy, dx);
+    }
   };
   template <class N>
-  struct NeighborhoodPartials {  // across() of row dy of a neighbourhood
+  struct RowPartials {  // across() of row dy (of plane dz)
     const Derived& op;
     const N& n;
-    SMEMTILE_DEVICE auto operator()(int dy) const { return op.across(NeighborhoodRow<N>{n, dy}); }
+    int dz;
+    SMEMTILE_DEVICE auto operator()(int dy) const { return op.across(Row<N>{n, dz, dy}); }
+  };
+  template <class N>
+  struct PlanePartials {  // down() of plane dz
+    const Derived& op;
+    const N& n;
+    SMEMTILE_DEVICE auto operator()(int dz) const { return op.down(RowPartials<N>{op, n, dz}); }
   };
 };
 
@@ -151,8 +172,8 @@ namespace detail {
 // The device functions' compile-time check of a separable op's stencil.
 template <StencilShape Shape, int Rank, class Op>
 constexpr bool separable_op_fits() {
-  static_assert(!is_separable_stencil_op<Op> || (Shape == StencilShape::box && Rank == 2),
-                "smemtile: a SeparableStencilOp is the op of a 2D box stencil (StencilShape::box, rank 2)");
+  static_assert(!is_separable_stencil_op<Op> || (Shape == StencilShape::box && Rank >= 2),
+                "smemtile: a SeparableStencilOp is the op of a 2D or 3D box stencil (StencilShape::box, rank 2 or 3)");
   return true;
 }
 }  // namespace detail

@@ -10,7 +10,7 @@
 //   SMEMTILE_STENCIL_CASE 6  a stream policy of no values per lane: "1 to 16 values of a row per lane"
 //   SMEMTILE_STENCIL_CASE 7  a valid stream policy of the caller's: accepted (the control)
 //   SMEMTILE_STENCIL_CASE 8  device_stencil with a SeparableStencilOp for a star stencil:
-//                            "a SeparableStencilOp is the op of a 2D box stencil"
+//                            "a SeparableStencilOp is the op of a 2D or 3D box stencil"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;

@@ -4,6 +4,9 @@
 /// from DRAM about once (the 2.5D scheme). Three compute schemes (StencilCompute), one per function.
 #pragma once
 
+#include <type_traits>  // std::remove_cv_t
+#include <utility>      // std::declval
+
 #include "../../block/async_copy.cuh"     // copy_global_to_tile_async, async_copy_commit/wait
 #include "../../block/copy.cuh"           // fill_tile
 #include "../../block/stencil.cuh"        // Neighborhood3D, stencil_offset_allowed
@@ -213,6 +216,52 @@ SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, 
   if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
 }
 
+// The window of the 3D box strips: the 3 x 3 x (Strip + 2) values around the strip, or for a
+// SeparableStencilOp the 3 planes' partials (down() of the across() of their rows) of its points.
+template <bool Separable, class Op, class T, int Strip, int Width>
+struct BoxStripWindow {
+  using type = T[3][3][Width];
+};
+template <class Op, class T, int Strip, int Width>
+struct BoxStripWindow<true, Op, T, Strip, Width> {
+  using Row = decltype(std::declval<const Op&>().across(StripRow<1, T>{nullptr}));                   // across()
+  using Plane = decltype(std::declval<const Op&>().down(StripPartials<1, Row, Strip>{nullptr, 0}));  // down()
+  using type = Plane[3][Strip];
+};
+
+// box_strips for a SeparableStencilOp: plane k's three rows are read as in sweep_box_strips, each
+// reduced by across(), the three by down(), and the plane's partials pushed into the window; the
+// point is through() of the window's three planes.
+template <class Policy, int Slots, int Strip, class P, class T, class Layout, class Op, class Out>
+SMEMTILE_DEVICE void sweep_separable_box_strips(P (&window)[3][Strip], TileRing<T, Layout> ring, int k, Coord origin,
+                                                int z, const Op& op, Out& out, int out_rows, int out_cols) {
+  const Coord at = strip_position<Policy, Strip>();
+  const TileRef<T, Layout> newest = ring[k % Slots];
+  using Row = typename BoxStripWindow<true, Op, T, Strip, Strip + 2>::Row;
+  Row rows[3][Strip];
+#pragma unroll
+  for (int dy = 0; dy < 3; ++dy) {
+    T row[Strip + 2];
+    load_strip<T, Layout, Strip>(newest, at.row - 1 + dy, at.col, &row[1]);
+    row[0] = newest(at.row - 1 + dy, at.col - 1);
+    row[Strip + 1] = newest(at.row - 1 + dy, at.col + Strip);
+#pragma unroll
+    for (int e = 0; e < Strip; ++e) rows[dy][e] = op.across(StripRow<1, T>{row + e});
+  }
+#pragma unroll
+  for (int e = 0; e < Strip; ++e) {
+    window[0][e] = window[1][e];
+    window[1][e] = window[2][e];
+    window[2][e] = op.down(StripPartials<1, Row, Strip>{rows, e});
+  }
+  if (k < 2) return;
+  T result[Strip];
+#pragma unroll
+  for (int s = 0; s < Strip; ++s) result[s] = static_cast<T>(op.through(StripPartials<1, P, Strip>{window, s}));
+  const Coord g = origin + at;
+  if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
+}
+
 // The planes of one block's sweep along z: sweep plane k is plane first - Radius + k.
 template <int Radius, class Boundary>
 struct SweepChunk {
@@ -351,7 +400,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // Stars: column[j][i][Radius + dz] is point (j, i)'s value in plane z + dz (strips: j = 0, i the
   // point's position in the strip).
   T column[star ? (strips ? 1 : rows / Policy::warps) : 1][star ? (strips ? strip : cols / 32) : 1][2 * Radius + 1] = {};
-  T window[3][3][box_strips ? strip + 2 : 1] = {};  // box strips: the values around the strip, along z
+  constexpr bool separable = box_strips && is_separable_stencil_op<std::remove_cv_t<Op>>;
+  typename BoxStripWindow<separable, Op, T, strip, box_strips ? strip + 2 : 1>::type window = {};  // box strips, along z
   for (int k = 0; k < planes; ++k) {
     if (k + ahead < planes) start(k + ahead);
     else if constexpr (!UseTma) async_copy_commit();
@@ -365,6 +415,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       T newest[strip], row[strip + 2 * side], up_down[2 * Radius][strip], result[strip];  // sweep_star_strips
       sweep_star_strips<Policy, Radius, slots>(column[0], newest, row, up_down, result, ring, k, origin, z, op, out,
                                                out_rows, out_cols);
+    } else if constexpr (separable) {
+      sweep_separable_box_strips<Policy, slots, strip>(window, ring, k, origin, z, op, out, out_rows, out_cols);
     } else if constexpr (box_strips) {
       sweep_box_strips<Policy, slots, strip>(window, ring, k, origin, z, op, out, out_rows, out_cols);
     } else if constexpr (star) {

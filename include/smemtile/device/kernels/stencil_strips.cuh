@@ -114,12 +114,12 @@ struct StripRow {
 };
 template <int Radius, class P, int Strip>
 struct StripPartials {
-  const P (*partials)[Strip];  // rows dy = -Radius ... Radius
+  const P (*partials)[Strip];  // rows (planes) d = -Radius ... Radius
   int s;
-  SMEMTILE_DEVICE P operator()(int dy) const {
-    SMEMTILE_CHECK(dy >= -Radius && dy <= Radius, "stencil: down() read (dy, dx, -, radius) beyond the radius", dy, 0,
-                   0, Radius);
-    return partials[Radius + dy][s];
+  SMEMTILE_DEVICE P operator()(int d) const {
+    SMEMTILE_CHECK(d >= -Radius && d <= Radius, "stencil: down() or through() read (d, -, -, radius) beyond the radius",
+                   d, 0, 0, Radius);
+    return partials[Radius + d][s];
   }
 };
 
