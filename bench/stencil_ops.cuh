@@ -5,6 +5,8 @@
 // magnitudes, for an error bound.
 #pragma once
 
+#include <smemtile/block/stencil.cuh>  // SeparableStencilOp
+
 #include <type_traits>
 #include <utility>
 
@@ -22,6 +24,23 @@ struct Blur9 {  // 2D 3x3 box, Gaussian weights (1 2 1; 2 4 2; 1 2 1) / 16
     const V mid = V(2) * n(0, -1) + V(4) * n(0, 0) + V(2) * n(0, 1);
     const V bottom = n(1, -1) + V(2) * n(1, 0) + n(1, 1);
     return (top + mid + bottom) * V(0.0625);
+  }
+};
+
+// Blur9 written as a SeparableStencilOp: rows (1 2 1), then the rows' sums (1 2 1) / 16. The same
+// filter; a kernel that keeps rows' partials (the strips, the fused steps' 2D stream) sums a row
+// once for the three points that read it.
+struct SeparableBlur9 : smemtile::SeparableStencilOp<SeparableBlur9> {
+  static constexpr double abs_sum = 1;
+  template <class Row>
+  __device__ auto across(const Row& row) const {
+    using V = std::decay_t<decltype(row(0))>;
+    return row(-1) + V(2) * row(0) + row(1);
+  }
+  template <class Rows>
+  __device__ auto down(const Rows& rows) const {
+    using V = std::decay_t<decltype(rows(0))>;
+    return (rows(-1) + V(2) * rows(0) + rows(1)) * V(0.0625);
   }
 };
 

@@ -34,7 +34,7 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_steps_bench"
 #include "bench_common.cuh"
-#include "stencil_ops.cuh"  // value_of, Blur9, Box27, Heat7
+#include "stencil_ops.cuh"  // value_of, SeparableBlur9, Box27, Heat7
 
 namespace {
 
@@ -54,6 +54,7 @@ const std::vector<std::string> kBoundaries = {"zero", "clamp"};
 // ---- the naive loop's kernel: neighbours from global memory --------------------------------------------
 template <class T, int Rank>
 struct GlobalN {
+  static constexpr int rank = Rank;  // it takes n(dy, dx) and n(dz, dy, dx): a SeparableStencilOp asks
   const T* a;
   int nz, ny, nx, z, y, x, mode;
   __device__ T at(int dz, int dy, int dx) const {
@@ -237,8 +238,8 @@ void dispatch(nvbench::state& state, Impl impl) {
   }
   if (c == kCases[0]) run<2, 1, StencilShape::star, float, Heat5>(state, impl, 1, 8192, 8192);
   else if (c == kCases[1]) run<2, 1, StencilShape::star, float, Heat5>(state, impl, 1, 8191, 8193);
-  else if (c == kCases[2]) run<2, 1, StencilShape::box, float, Blur9>(state, impl, 1, 8192, 8192);
-  else if (c == kCases[3]) run<2, 1, StencilShape::box, float, Blur9>(state, impl, 1, 8191, 8193);
+  else if (c == kCases[2]) run<2, 1, StencilShape::box, float, SeparableBlur9>(state, impl, 1, 8192, 8192);
+  else if (c == kCases[3]) run<2, 1, StencilShape::box, float, SeparableBlur9>(state, impl, 1, 8191, 8193);
   else if (c == kCases[4]) run<2, 1, StencilShape::star, double, Heat5>(state, impl, 1, 8192, 8192);
   else if (c == kCases[5]) run<2, 1, StencilShape::star, double, Heat5>(state, impl, 1, 8191, 8193);
   else if (c == kCases[6]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 512, 512, 512);

@@ -585,8 +585,8 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(smemtile::stencil_steps_stream_fills<D5, 1>(8191, 8193, 132));
   CHECK_FALSE(smemtile::stencil_steps_stream_fills<F5, 1>(1024, 1536, 132));
   // Selected (aligned / odd rows): 5-point floats under fills, periodic and clamp; 5-point doubles
-  // under every policy; radius-1 float boxes under fills and clamp; radius-2 float stars under fills,
-  // periodic on odd rows; float reflect never.
+  // under every policy; radius-1 float boxes under fills and clamp (every policy with rings of
+  // partials); radius-2 float stars under fills, periodic on odd rows; float reflect never.
   using smemtile::stencil_steps_stream_selected;
   using B = smemtile::StencilStepsStreamBoundary;
   constexpr auto star = StencilShape::star, box = StencilShape::box;
@@ -613,4 +613,14 @@ TEST_CASE("the default stream policies: checks, width, fit and the selector's ch
   CHECK(both(4, 2, box, B::fill) == 0);
   CHECK(both(2, 1, star, B::fill) == 0);
   CHECK(both(8, 2, star, B::fill) == 0);
+  // A separable op whose partials the rings hold: radius-1 float boxes stream under every policy;
+  // nothing else changes.
+  const auto partials = [&](int bytes, int r, StencilShape s, B b) {
+    return 2 * stencil_steps_stream_selected(bytes, r, s, b, true, true) +
+           stencil_steps_stream_selected(bytes, r, s, b, false, true);
+  };
+  for (B b : {B::fill, B::periodic, B::clamp, B::reflect}) CHECK(partials(4, 1, box, b) == 3);
+  CHECK(partials(4, 2, box, B::periodic) == 0);
+  CHECK(partials(8, 1, box, B::reflect) == 0);
+  CHECK(partials(4, 1, star, B::reflect) == 0);
 }

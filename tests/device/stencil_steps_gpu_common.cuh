@@ -39,6 +39,40 @@ MeanOp<T, Rank, R, S> random_mean_op(std::mt19937& rng) {
   return op;
 }
 
+// A separable mean (SeparableStencilOp): random positive weights along x and y, summed in T (ints:
+// integer division by the total), so that the 2D stream's rings can hold the rows' partials.
+template <class T, int R>
+struct SeparableMeanOp : smemtile::SeparableStencilOp<SeparableMeanOp<T, R>> {
+  T wx[2 * R + 1], wy[2 * R + 1];
+  T total;
+  template <class Row>
+  __device__ T across(const Row& row) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wx[d + R] * row(d);
+    return sum;
+  }
+  template <class Rows>
+  __device__ T down(const Rows& rows) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wy[d + R] * rows(d);
+    return sum / total;
+  }
+};
+
+template <class T, int R>
+SeparableMeanOp<T, R> random_separable_mean(std::mt19937& rng) {
+  SeparableMeanOp<T, R> op{};
+  T x = 0, y = 0;
+  for (int d = 0; d <= 2 * R; ++d) {
+    op.wx[d] = static_cast<T>(uniform(rng, 1, 3));
+    op.wy[d] = static_cast<T>(uniform(rng, 1, 3));
+    x += op.wx[d];
+    y += op.wy[d];
+  }
+  op.total = x * y;
+  return op;
+}
+
 // An element as a number to print.
 template <class T>
 double printable(T v) {

@@ -4,8 +4,9 @@
 // (rows on and off 16 bytes: vector and element loads), random step counts (passes of fewer steps
 // than the depth pass the last ones through), every boundary policy, star and box, radii 1 to 3,
 // float, double, int and __half; each result equal bit for bit to as many device_stencil calls,
-// nothing outside the arrays written (stencil_steps_gpu_common.cuh). The selector's own choice of
-// the stream on arrays that fill the GPU is checked too.
+// nothing outside the arrays written (stencil_steps_gpu_common.cuh); separable ops, whose rings hold
+// the rows' partials. The selector's own choice of the stream on arrays that fill the GPU is checked
+// too.
 #include <cuda_fp16.h>
 
 #include "stencil_steps_gpu_common.cuh"
@@ -17,7 +18,7 @@ constexpr StencilShape star = StencilShape::star;
 constexpr StencilShape box = StencilShape::box;
 
 // `cases` random geometries sized around Policy's strips (width x 2 depth R rows) and its fit.
-template <class Policy, int R, StencilShape S, int P, class T>
+template <class Policy, int R, StencilShape S, int P, class T, bool Separable = false>
 void check_stream(int cases, unsigned seed) {
   constexpr int width = smemtile::stencil_steps_stream_width(Policy::columns, Policy::depth, R);
   std::mt19937 rng(seed);
@@ -35,7 +36,9 @@ void check_stream(int cases, unsigned seed) {
       g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
       g.out_slice = static_cast<long long>(g.rows) * g.out_pitch;
     }
-    check_steps<2, R, S, P, T, Policy>(g, random_steps(rng, i, Policy::depth), rng);
+    const int steps = random_steps(rng, i, Policy::depth);
+    if constexpr (Separable) check_steps_with<2, R, S, P, T, Policy>(g, steps, random_separable_mean<T, R>(rng), rng);
+    else check_steps<2, R, S, P, T, Policy>(g, steps, rng);
   }
 }
 
@@ -66,6 +69,17 @@ TEST_CASE("device_stencil_steps 2D stream, boxes, wide stars and other shapes of
   check_stream<smemtile::StencilStepsStreamPolicy<4, 4, 2, 8>, 3, star, kClamp, float>(6, 117);
   check_stream<Narrow, 1, star, kReflect, float>(9, 118);
   check_stream<Narrow, 1, box, kPeriodic, float>(6, 119);
+}
+
+// Separable ops: the rings hold the rows' across() partials (floats and ints, whose partials have
+// the element's size), every boundary policy, radii 1 and 2.
+TEST_CASE("device_stencil_steps 2D stream, separable boxes: rings of partials") {
+  check_stream<Float4, 1, box, kClamp, float, true>(9, 131);
+  check_stream<Float4, 1, box, kReflect, float, true>(9, 132);
+  check_stream<Float4, 1, box, kZero, float, true>(6, 133);
+  check_stream<Float4, 1, box, kPeriodic, float, true>(6, 134);
+  check_stream<Float4, 2, box, kConstant, float, true>(6, 135);
+  check_stream<Narrow, 1, box, kReflect, int, true>(6, 136);
 }
 
 TEST_CASE("device_stencil_steps 2D stream, doubles, integers and halves") {

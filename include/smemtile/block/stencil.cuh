@@ -102,11 +102,27 @@ struct Neighborhood3D {
 };
 
 namespace detail {
-// Whether a neighbourhood N reads n(dz, dy, dx) (3D) rather than n(dy, dx).
+// How a SeparableStencilOp reads a neighbourhood N: n(dz, dy, dx) (3) or n(dy, dx) (2). Its `rank`
+// where it says (one that takes both forms must), else the one form it takes.
 template <class N, class = void>
-struct ReadsPlanes : std::false_type {};
+struct TakesTwoOffsets : std::false_type {};
 template <class N>
-struct ReadsPlanes<N, std::void_t<decltype(std::declval<const N&>()(0, 0, 0))>> : std::true_type {};
+struct TakesTwoOffsets<N, std::void_t<decltype(std::declval<const N&>()(0, 0))>> : std::true_type {};
+template <class N, class = void>
+struct TakesThreeOffsets : std::false_type {};
+template <class N>
+struct TakesThreeOffsets<N, std::void_t<decltype(std::declval<const N&>()(0, 0, 0))>> : std::true_type {};
+template <class N, class = void>
+struct NeighborhoodRank {
+  static_assert(TakesTwoOffsets<N>::value != TakesThreeOffsets<N>::value,
+                "smemtile: a neighbourhood that a SeparableStencilOp reads takes n(dy, dx) or n(dz, dy, dx); one that "
+                "takes both says which: static constexpr int rank = 2 (or 3)");
+  static constexpr int value = TakesThreeOffsets<N>::value ? 3 : 2;
+};
+template <class N>
+struct NeighborhoodRank<N, std::void_t<decltype(N::rank)>> {
+  static constexpr int value = N::rank;
+};
 }  // namespace detail
 
 // A separable op, e.g. the mean of the 3 x 3 box of bytes (a 3D one adds through(planes)):
@@ -135,7 +151,7 @@ struct SeparableStencilOp {
   template <class N>
   SMEMTILE_DEVICE auto operator()(const N& n) const {
     const Derived& op = static_cast<const Derived&>(*this);
-    if constexpr (detail::ReadsPlanes<N>::value) return op.through(PlanePartials<N>{op, n});
+    if constexpr (detail::NeighborhoodRank<N>::value == 3) return op.through(PlanePartials<N>{op, n});
     else return op.down(RowPartials<N>{op, n, 0});
   }
 
@@ -145,7 +161,7 @@ struct SeparableStencilOp {
     const N& n;
     int dz, dy;
     SMEMTILE_DEVICE decltype(auto) operator()(int dx) const {
-      if constexpr (detail::ReadsPlanes<N>::value) return n(dz, dy, dx);
+      if constexpr (detail::NeighborhoodRank<N>::value == 3) return n(dz, dy, dx);
       else return n(dy, dx);
     }
   };

@@ -277,10 +277,12 @@ constexpr StencilStepsStreamBoundary stencil_steps_stream_boundary() {
 
 // Whether the selector may stream a stencil on some rows (so the default's kernel is built only
 // where it can run).
-template <int ElemBytes, int Radius, StencilShape Shape, class Boundary>
+template <int ElemBytes, int Radius, StencilShape Shape, class Boundary, bool PartialRings>
 inline constexpr bool stencil_steps_stream_candidate =
-    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), true) ||
-    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), false);
+    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), true,
+                                  PartialRings) ||
+    stencil_steps_stream_selected(ElemBytes, Radius, Shape, stencil_steps_stream_boundary<Boundary>(), false,
+                                  PartialRings);
 
 // The default: the selector's policy for this GPU, or single steps where fusing gains nothing.
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
@@ -293,7 +295,8 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   if (!queried) return queried;
   const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
-  if constexpr (Rank == 2 && stencil_steps_stream_candidate<bytes, Radius, Shape, Boundary>) {
+  constexpr bool partial_rings = StepsStreamRing<Op, T, Radius, Shape>::partials;
+  if constexpr (Rank == 2 && stencil_steps_stream_candidate<bytes, Radius, Shape, Boundary, partial_rings>) {
     using Stream = typename DefaultStencilStepsStreamPolicy<bytes, Radius, Shape>::type;
     const auto a = buffers.current(), b = buffers.alternate();
     const auto rows_16 = [&](const GlobalArray<T, 2>& x) {
@@ -301,7 +304,7 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
                                      static_cast<long long>(x.stride(0)) * bytes);
     };
     constexpr StencilStepsStreamBoundary kind = stencil_steps_stream_boundary<Boundary>();
-    if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, kind, rows_16(a) && rows_16(b)) &&
+    if (choice.fused && stencil_steps_stream_selected(bytes, Radius, Shape, kind, rows_16(a) && rows_16(b), partial_rings) &&
         stencil_steps_stream_fills<Stream, Radius>(a.extent(0), a.extent(1), device.multiprocessors))
       return run_stencil_passes<Stream, Radius, Shape>(device, buffers, steps, boundary, op, stream);
   }

@@ -30,6 +30,10 @@
 #include "../../core/vector_type.cuh"     // detail::VectorOf
 #include "../tuning/stencil_steps_policy.cuh"  // StencilStepsStreamPolicy
 #include "stencil_steps.cuh"              // steps_rewrite_outside
+#include "stencil_strips.cuh"             // StripRow, StripPartials (separable ops)
+
+#include <type_traits>  // std::conditional_t, std::is_trivially_copyable
+#include <utility>      // std::declval
 
 namespace smemtile {
 namespace detail {
@@ -177,6 +181,46 @@ SMEMTILE_DEVICE void steps_stream_apply(const T (&window)[2 * Radius + 1][V], Op
   for (int v = 0; v < V; ++v) res[v] = static_cast<T>(op(Neighborhood{window, wide, v}));
 }
 
+// What the rings of a box stencil's steps hold: rows of values, or for a SeparableStencilOp whose
+// across() partial has the element's size, each row's partials (across() of its values), made once
+// when the row is loaded or computed: a step's row is then down() of three rings' rows, with no
+// shuffles. (Partials of another size take the value rings: the edge rows' shared memory is sized
+// by the element.)
+template <class Op, class T, int Radius, StencilShape Shape, class = void>
+struct StepsStreamRing {
+  using type = T;
+  static constexpr bool partials = false;
+};
+template <class Op, class T, int Radius>
+struct StepsStreamRing<Op, T, Radius, StencilShape::box, std::enable_if_t<is_separable_stencil_op<std::remove_cv_t<Op>>>> {
+  using Partial = decltype(std::declval<const Op&>().across(StripRow<Radius, T>{nullptr}));
+  static constexpr bool partials = sizeof(Partial) == sizeof(T) && std::is_trivially_copyable<Partial>::value;
+  using type = std::conditional_t<partials, Partial, T>;
+};
+
+// The across() partials of a row of this lane's V values (its R values each side from the lanes
+// beside, as steps_stream_apply takes them).
+template <int Radius, int V, class T, class Op, class P>
+SMEMTILE_DEVICE void steps_stream_partials(const T (&row)[V], const Op& op, P (&partials)[V]) {
+  T wide[V + 2 * Radius];
+#pragma unroll
+  for (int v = 0; v < V; ++v) wide[Radius + v] = row[v];
+#pragma unroll
+  for (int d = 1; d <= Radius; ++d) {
+    wide[Radius - d] = shuffle_lanes<true>(0xffffffffu, row[V - d], 1);
+    wide[Radius + V - 1 + d] = shuffle_lanes<false>(0xffffffffu, row[d - 1], 1);
+  }
+#pragma unroll
+  for (int v = 0; v < V; ++v) partials[v] = op.across(StripRow<Radius, T>{wide + v});
+}
+
+// A step's row from the partials of the 2R + 1 rows around it: down() for each of the V values.
+template <int Radius, int V, class T, class Op, class P>
+SMEMTILE_DEVICE void steps_stream_down(const P (&window)[2 * Radius + 1][V], const Op& op, T (&res)[V]) {
+#pragma unroll
+  for (int v = 0; v < V; ++v) res[v] = static_cast<T>(op.down(StripPartials<Radius, P, V>{window, v}));
+}
+
 // a mod n for the ring slots (a may be negative).
 SMEMTILE_HOST_DEVICE constexpr int steps_stream_slot(int a, int n) { return (a % n + n) % n; }
 
@@ -277,12 +321,13 @@ SMEMTILE_DEVICE void steps_stream_store_row(const GlobalArray<T, 2>& out, int r,
 template <class Policy, bool Vector>
 inline constexpr int steps_stream_ahead = Vector ? Policy::ahead : Policy::scalar_ahead;
 
-// A task's registers: the loaded rows' ring, the rows loading and the rings of steps 1 ... K - 1.
-template <class T, int V, int Radius, int Ahead, int Depth>
+// A task's registers: the loaded rows' ring, the rows loading and the rings of steps 1 ... K - 1
+// (values, or partials: StepsStreamRing).
+template <class T, class Ring, int V, int Radius, int Ahead, int Depth>
 struct StepsStreamRings {
-  T l0[2 * Radius + 1][V];
+  Ring l0[2 * Radius + 1][V];
   T ahead[Ahead > 0 ? Ahead : 1][V];
-  T lv[Depth - 1][2 * Radius + 1][V];
+  Ring lv[Depth - 1][2 * Radius + 1][V];
 };
 
 // What a task's loop reads besides its rings: the arrays and boundary (the kernel's parameters, read
@@ -311,12 +356,24 @@ SMEMTILE_DEVICE void steps_stream_iteration(const StepsStreamTaskView<T, Boundar
   constexpr int V = Policy::columns, A = steps_stream_ahead<Policy, Vector>, K = Policy::depth, R = Radius;
   constexpr int KR = K * R, W = 2 * R + 1;
   constexpr bool rewrites = steps_rewrite_outside<Boundary>;
+  using Ring = StepsStreamRing<Op, T, Radius, Shape>;
+  using P = typename Ring::type;
   const int ny = task.ny();
   if constexpr (A == 0) {
-    if (i < task.loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(task.in, task.top + i, task.x, task.boundary, g.l0[p]);
+    if constexpr (Ring::partials) {
+      T loaded[V] = {};
+      if (i < task.loads) steps_stream_load_row<V, Vector, EdgeX, EdgeY>(task.in, task.top + i, task.x, task.boundary, loaded);
+      steps_stream_partials<Radius>(loaded, op, g.l0[p]);
+    } else if (i < task.loads) {
+      steps_stream_load_row<V, Vector, EdgeX, EdgeY>(task.in, task.top + i, task.x, task.boundary, g.l0[p]);
+    }
   } else {
+    if constexpr (Ring::partials) {
+      steps_stream_partials<Radius>(g.ahead[0], op, g.l0[p]);
+    } else {
 #pragma unroll
-    for (int v = 0; v < V; ++v) g.l0[p][v] = g.ahead[0][v];
+      for (int v = 0; v < V; ++v) g.l0[p][v] = g.ahead[0][v];
+    }
 #pragma unroll
     for (int k = 0; k + 1 < A; ++k)
 #pragma unroll
@@ -327,26 +384,35 @@ SMEMTILE_DEVICE void steps_stream_iteration(const StepsStreamTaskView<T, Boundar
 #pragma unroll
   for (int s = 1; s <= K; ++s) {
     const int r = task.top + i - s * R;  // the array row step s computes
-    T window[W][V], res[V];
+    P window[W][V];
+    T res[V];
 #pragma unroll
     for (int k = 0; k < W * V; ++k)
       window[k / V][k % V] = s == 1 ? g.l0[steps_stream_slot(p - s * R + k / V - R, W)][k % V]
                                     : g.lv[s - 2][steps_stream_slot(p - s * R + k / V - R, W)][k % V];
     if constexpr (EdgeY && rewrites) {
       if (s > 1 && (r < R || r >= ny - R))
-        steps_stream_read_edge_rows<V, Radius>(steps_stream_edge_rows<Policy, Radius, T>(s - 1), r, ny, window);
+        steps_stream_read_edge_rows<V, Radius>(steps_stream_edge_rows<Policy, Radius, P>(s - 1), r, ny, window);
     }
-    steps_stream_apply<Radius, Shape>(window, op, res);
+    if constexpr (Ring::partials) steps_stream_down<Radius>(window, op, res);
+    else steps_stream_apply<Radius, Shape>(window, op, res);
     if (s < K) {
       if constexpr (EdgeX || EdgeY) {
         steps_stream_fix_outside<V, Radius, EdgeX>(task.template strip_begin<V>(), task.nx(), r, ny, task.boundary, res);
-        if constexpr (EdgeY && rewrites) {
-          if (r <= R || r >= ny - 1 - R)
-            steps_stream_save_edge_rows<V, Radius, T, Boundary>(steps_stream_edge_rows<Policy, Radius, T>(s), r, ny, res);
-        }
+      }
+      P kept[V];  // what the ring keeps of the row: its values, or their partials
+      if constexpr (Ring::partials) {
+        steps_stream_partials<Radius>(res, op, kept);
+      } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v) kept[v] = res[v];
+      }
+      if constexpr ((EdgeX || EdgeY) && EdgeY && rewrites) {
+        if (r <= R || r >= ny - 1 - R)
+          steps_stream_save_edge_rows<V, Radius, P, Boundary>(steps_stream_edge_rows<Policy, Radius, P>(s), r, ny, kept);
       }
 #pragma unroll
-      for (int v = 0; v < V; ++v) g.lv[s - 1][steps_stream_slot(p - s * R, W)][v] = res[v];
+      for (int v = 0; v < V; ++v) g.lv[s - 1][steps_stream_slot(p - s * R, W)][v] = kept[v];
     } else if (task.store_lane && i >= 2 * KR && i < task.loads) {
       steps_stream_store_row<V, Vector>(task.out, r, task.x, res);
     }
@@ -379,11 +445,12 @@ SMEMTILE_DEVICE void steps_stream_task(const GlobalArray<const T, 2>& in, const 
   const int lane = static_cast<int>(threadIdx.x % 32);
   const StepsStreamTaskView<T, Boundary> task{in, out, boundary, xs0 + lane * V, y0 - KR, y1 - y0 + 2 * KR,
                                               lane * V >= KR && lane * V < 32 * V - KR};  // whole lanes kept
-  StepsStreamRings<T, V, R, A, K> g;
+  using Ring = typename StepsStreamRing<Op, T, Radius, Shape>::type;
+  StepsStreamRings<T, Ring, V, R, A, K> g;
 #pragma unroll
-  for (int k = 0; k < W * V; ++k) g.l0[k / V][k % V] = T{};
+  for (int k = 0; k < W * V; ++k) g.l0[k / V][k % V] = Ring{};
 #pragma unroll
-  for (int k = 0; k < (K - 1) * W * V; ++k) g.lv[k / (W * V)][k / V % W][k % V] = T{};
+  for (int k = 0; k < (K - 1) * W * V; ++k) g.lv[k / (W * V)][k / V % W][k % V] = Ring{};
 #pragma unroll
   for (int a = 0; a < A; ++a)
     if (a < task.loads) steps_stream_load_row<V, Vector, EdgeX, true>(in, task.top + a, task.x, boundary, g.ahead[a]);

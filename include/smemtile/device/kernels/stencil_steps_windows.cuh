@@ -47,6 +47,7 @@ struct StepsTile {
 // the slowest axis a), n(dz, dy, dx) in 3D (dz along a). Debug builds check the offset.
 template <int Rank, int Radius, StencilShape Shape, class Derived>
 struct StepsNeighborhoodCalls {
+  static constexpr int rank = Rank;  ///< how an op reads it (SeparableStencilOp asks)
   SMEMTILE_DEVICE auto operator()(int dx) const { return self().at(0, 0, dx); }
   SMEMTILE_DEVICE auto operator()(int dy, int dx) const {
     static_assert(Rank <= 2, "smemtile stencil: a 3D op reads n(dz, dy, dx)");

@@ -644,18 +644,22 @@ enum class StencilStepsStreamBoundary { fill, periodic, clamp, reflect };
 /// - 5-point doubles under every policy (clamp 3.52 / 3.85 against 3.05 / 2.47, reflect 3.62 / 3.85
 ///   against 3.12 / 2.47; H200 reflect 2.66 / 3.08 against 2.19 / 1.82).
 /// Float reflect keeps the standard regions (5-point, 3.38 / 3.37 at best against 3.66 / 3.22).
+/// `partial_rings`: the op is separable and the stream's rings hold its partials (StepsStreamRing);
+/// radius-1 float boxes then stream under periodic and reflect too (H200, the 3x3 Gaussian, 64
+/// steps: periodic 3.42 / 3.46 against the regions' 2.40 / 2.15, reflect 2.56 / 2.59 against 2.23
+/// / 2.05; not measured on an H100).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_steps_stream_selected(int elem_bytes, int radius, StencilShape shape,
                                                                   StencilStepsStreamBoundary boundary,
-                                                                  bool rows_16_aligned) {
+                                                                  bool rows_16_aligned, bool partial_rings = false) {
   using B = StencilStepsStreamBoundary;
   const bool star = shape == StencilShape::star;
   const bool float5 = elem_bytes == 4 && radius == 1 && star, double5 = elem_bytes == 8 && radius == 1 && star;
   const bool float9 = elem_bytes == 4 && radius == 1 && !star, float_r2 = elem_bytes == 4 && radius == 2 && star;
   switch (boundary) {
     case B::fill: return float5 || float9 || float_r2 || double5;
-    case B::periodic: return float5 || double5 || (float_r2 && !rows_16_aligned);
+    case B::periodic: return float5 || double5 || (float_r2 && !rows_16_aligned) || (float9 && partial_rings);
     case B::clamp: return float5 || float9 || double5;
-    case B::reflect: return double5;
+    case B::reflect: return double5 || (float9 && partial_rings);
     default: return false;
   }
 }
