@@ -161,10 +161,14 @@ template __global__ void stencil_stream_kernel<Stream2D<8, StencilShape::star>, 
 // memory (LDS / STS, not generic) and the side columns by indexed shuffles. Not asserted: no local
 // memory (at the 128-register cap ptxas spills registers: 56 bytes stored under zero, 240 under clamp).
 // The box default's kernel for rows off 16 bytes (its ScalarAhead queue) under clamp: element
-// loads and global stores (LDG.E: not the read-only path), the edge rows by LDS / STS.
+// loads and global stores (LDG.E: not the read-only path), the edge rows by LDS / STS. The box
+// default with a separable op (rings of partials) under zero on 16-byte rows: 16-byte read-only
+// loads and global stores, shuffles, no local memory.
 struct StepsStreamHeat5Z : Laplace5 {};
 struct StepsStreamHeat5C : Laplace5 {};
 struct StepsStreamBlur9C : Blur9 {};
+struct StepsStreamSepBlur9Z : SeparableBlur9 {};  // separable: the rings hold the rows' partials
+static_assert(is_separable_stencil_op<StepsStreamSepBlur9Z>, "an op derived from a separable op is separable");
 namespace smemtile::detail {
 using StepsStream = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::star>::type;
 using StepsStreamBox = DefaultStencilStepsStreamPolicy<4, 1, StencilShape::box>::type;
@@ -173,6 +177,10 @@ template __global__ void stencil_steps_stream_kernel<StepsStreamBox, 1, StencilS
                                                      StepsStreamBlur9C>(GlobalArray<const float, 2>,
                                                                         GlobalArray<float, 2>, boundary::Clamp,
                                                                         StepsStreamBlur9C, StencilStepsStreamPlan);
+template __global__ void stencil_steps_stream_kernel<StepsStreamBox, 1, StencilShape::box, true, float, boundary::Zero,
+                                                     StepsStreamSepBlur9Z>(GlobalArray<const float, 2>,
+                                                                           GlobalArray<float, 2>, boundary::Zero,
+                                                                           StepsStreamSepBlur9Z, StencilStepsStreamPlan);
 template __global__ void stencil_steps_stream_kernel<StepsStream, 1, StencilShape::star, true, float, boundary::Zero,
                                                      StepsStreamHeat5Z>(GlobalArray<const float, 2>, GlobalArray<float, 2>,
                                                                         boundary::Zero, StepsStreamHeat5Z,

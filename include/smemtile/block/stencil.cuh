@@ -145,8 +145,12 @@ struct NeighborhoodRank<N, std::void_t<decltype(N::rank)>> {
 /// device_stencil and device_stencil_steps computes exactly that (this base's call operator
 /// evaluates it on any neighbourhood); the 2D box strips keep the rows' partials in registers, the
 /// 3D box strips the planes'. Box stencils of rank 2 and 3 only (checked at compile time).
+namespace detail {
+struct SeparableStencilOpBase {};  // what is_separable_stencil_op looks for (ops derived from one too)
+}  // namespace detail
+
 template <class Derived>
-struct SeparableStencilOp {
+struct SeparableStencilOp : detail::SeparableStencilOpBase {
   /// down() of the across() partials of n's rows (2D); through() of the planes' down() (3D).
   template <class N>
   SMEMTILE_DEVICE auto operator()(const N& n) const {
@@ -180,9 +184,10 @@ struct SeparableStencilOp {
   };
 };
 
-/// Whether Op is a separable stencil op (derives from SeparableStencilOp<Op>).
+/// Whether Op is a separable stencil op (derives from a SeparableStencilOp, directly or through
+/// another separable op).
 template <class Op>
-inline constexpr bool is_separable_stencil_op = std::is_base_of<SeparableStencilOp<Op>, Op>::value;
+inline constexpr bool is_separable_stencil_op = std::is_base_of<detail::SeparableStencilOpBase, Op>::value;
 
 namespace detail {
 // The device functions' compile-time check of a separable op's stencil.
