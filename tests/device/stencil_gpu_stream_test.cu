@@ -109,6 +109,33 @@ TEST_CASE("device_stencil 2D stream: small policies, many strips and runs per wa
 // 16-byte aligned on sm_90, the stream where not), a stand-in for it in stream_equals_tiles.
 struct Selected {};
 
+// g's input rows 16-byte aligned and of whole 8-byte units, as a forced TMA path in 8-byte units needs.
+template <class T>
+void with_tma_input(Geometry& g, std::mt19937& rng) {
+  const int per16 = 16 / static_cast<int>(sizeof(T)), per8 = 8 / static_cast<int>(sizeof(T));
+  g.cols = std::max(per8, g.cols / per8 * per8);
+  g.in_offset = 0;
+  g.in_pitch = (g.cols + per16 - 1) / per16 * per16 + per16 * uniform(rng, 0, 1);
+  g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
+}
+
+// device_stencil<R, S> on `path` (a forced loader, or Selected) from d_in into d_out, checked and
+// synchronized; d_out's whole allocation, downloaded.
+template <int R, StencilShape S, int P, class Path, class T, class Op>
+std::vector<T> run_path(Path path, DeviceBuffer<T>& d_in, DeviceBuffer<T>& d_out, const Geometry& g, const Op& op) {
+  const auto in = global_array<2>(static_cast<const T*>(d_in.get()), g, true);
+  const auto out = global_array<2>(d_out.get(), g, false);
+  smemtile::LaunchStatus status;
+  if constexpr (std::is_same<Path, Selected>::value)
+    status = smemtile::device_stencil<R, S>(in, out, make_policy<P, T>(), op);
+  else
+    status = smemtile::device_stencil<R, S>(path, in, out, make_policy<P, T>(), op);
+  INFO("status: " << status.message);
+  REQUIRE(status.error == cudaSuccess);
+  REQUIRE_CUDA(cudaDeviceSynchronize());
+  return d_out.download();
+}
+
 // 1- and 2-byte elements: the forced stream (or the Selected path) equals the forced cp.async tiles
 // byte for byte over the whole allocation (pitch padding poisoned), with every element written (the
 // path run twice over two different poisons: a byte result may equal one of them). Extents around
@@ -122,13 +149,7 @@ void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_
                                                                      << policy_name(P));
   for (int i = 0; i < cases; ++i) {
     Geometry g = stream_geometry(rng, i, strip, run_rows);
-    if (tma_input) {  // and rows of whole 8-byte TMA units (the long rows' and bytes' large tiles)
-      const int per16 = 16 / static_cast<int>(sizeof(T)), per8 = 8 / static_cast<int>(sizeof(T));
-      g.cols = std::max(per8, g.cols / per8 * per8);
-      g.in_offset = 0;
-      g.in_pitch = (g.cols + per16 - 1) / per16 * per16 + per16 * uniform(rng, 0, 1);
-      g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
-    }
+    if (tma_input) with_tma_input<T>(g, rng);  // the long rows' and bytes' large tiles
     INFO("case " << i << ": " << g.describe());
     const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
     const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
@@ -136,17 +157,7 @@ void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_
     d_in.upload(random_inputs<T>(in_total, rng));
     const auto run = [&](auto forced, int poison) {
       REQUIRE_CUDA(cudaMemset(d_out.get(), poison, out_total * sizeof(T)));
-      const auto in = global_array<2>(static_cast<const T*>(d_in.get()), g, true);
-      const auto out = global_array<2>(d_out.get(), g, false);
-      smemtile::LaunchStatus status;
-      if constexpr (std::is_same<decltype(forced), Selected>::value)
-        status = smemtile::device_stencil<R, S>(in, out, make_policy<P, T>(), op);
-      else
-        status = smemtile::device_stencil<R, S>(forced, in, out, make_policy<P, T>(), op);
-      INFO("status: " << status.message);
-      REQUIRE(status.error == cudaSuccess);
-      REQUIRE_CUDA(cudaDeviceSynchronize());
-      return d_out.download();
+      return run_path<R, S, P>(forced, d_in, d_out, g, op);
     };
     const std::vector<T> stream = run(Path{}, poison_byte);
     const std::vector<T> again = run(Path{}, 0x5a);
@@ -200,13 +211,7 @@ void separable_cases(int cases, std::mt19937& rng) {
   INFO("separable op, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
   for (int i = 0; i < cases; ++i) {
     Geometry g = stream_geometry(rng, i, 512, 48);
-    if (i % 2 == 0 || (forces_tma<Paths> || ...)) {  // rows 16-byte aligned, whole 8-byte units: TMA takes them
-      const int per16 = 16 / static_cast<int>(sizeof(T)), per8 = 8 / static_cast<int>(sizeof(T));
-      g.cols = std::max(per8, g.cols / per8 * per8);
-      g.in_offset = 0;
-      g.in_pitch = (g.cols + per16 - 1) / per16 * per16 + per16 * uniform(rng, 0, 1);
-      g.in_slice = static_cast<long long>(g.rows) * g.in_pitch;
-    }
+    if (i % 2 == 0 || (forces_tma<Paths> || ...)) with_tma_input<T>(g, rng);  // TMA takes them
     INFO("case " << i << ": " << g.describe());
     const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
     const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
@@ -221,17 +226,8 @@ void separable_cases(int cases, std::mt19937& rng) {
     };
     const auto run = [&](auto path) {
       d_out.poison();
-      const auto in_view = global_array<2>(static_cast<const T*>(d_in.get()), g, true);
-      const auto out_view = global_array<2>(d_out.get(), g, false);
-      smemtile::LaunchStatus status;
-      if constexpr (std::is_same<decltype(path), Selected>::value)
-        status = smemtile::device_stencil<R, box>(in_view, out_view, make_policy<P, T>(), op);
-      else
-        status = smemtile::device_stencil<R, box>(path, in_view, out_view, make_policy<P, T>(), op);
-      INFO("status: " << status.message);
-      REQUIRE(status.error == cudaSuccess);
-      REQUIRE_CUDA(cudaDeviceSynchronize());
-      std::vector<T> expect = d_out.download();  // poison outside the points
+      std::vector<T> expect = d_out.download();  // the poison, replaced at the points below
+      const std::vector<T> got = run_path<R, box, P>(path, d_in, d_out, g, op);
       for (int y = 0; y < g.rows; ++y)
         for (int x = 0; x < g.cols; ++x) {
           A sum = A(0);  // down() of across(), written out on the host
@@ -242,7 +238,6 @@ void separable_cases(int cases, std::mt19937& rng) {
           }
           expect[static_cast<std::size_t>(g.out_index(0, y, x))] = static_cast<T>(sum);
         }
-      const std::vector<T> got = d_out.download();
       long long mismatched = 0;  // the whole allocation: results, and the poison elsewhere
       for (std::size_t e = 0; e < got.size(); ++e) mismatched += std::memcmp(&got[e], &expect[e], sizeof(T)) != 0;
       CHECK(mismatched == 0);
