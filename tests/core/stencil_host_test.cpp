@@ -285,11 +285,15 @@ void check_default_policies() {
   if (!large) CHECK((C2::rows == P2::rows && C2::cols == P2::cols && C2::halo_cols == P2::halo_cols));
 }
 
-TEST_CASE("stencil policies: 2D large tiles of bytes are 48 rows of 512 at radius 1, else 32, in 8-byte TMA units (16-byte strips)") {
+TEST_CASE("stencil policies: 2D large tiles of bytes are 48 rows of 512 at radius 1 (separable ops: 2), else 32, in 8-byte TMA units (16-byte strips)") {
   using B2L = Policy<2, 1, 1, StencilShape::box, StencilLoader::tma, StencilTiles::large>;
   CHECK(B2L::rows == 48);
   CHECK(Policy<2, 1, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::rows == 48);
   CHECK(Policy<2, 1, 2, StencilShape::box, StencilLoader::tma, StencilTiles::large>::rows == 32);
+  using SeparableR2 = smemtile::DefaultStencilPolicy<2, 1, 2, StencilShape::box, StencilLoader::tma, StencilTiles::large,
+                                                     true>::type;
+  CHECK(SeparableR2::rows == 48);  // a separable op's strips keep partials: 48 rows at radius 2 too
+  CHECK(2 * smemtile::stencil_shared_bytes<SeparableR2>(1, 2) <= 227 * 1024);
   CHECK(B2L::rows % B2L::warps == 0);  // whole rows per warp for the strips
   CHECK(2 * smemtile::stencil_shared_bytes<B2L>(1, 1) <= 227 * 1024);  // two blocks per multiprocessor on sm_90
   CHECK(B2L::cols == 512);

@@ -161,7 +161,7 @@ LaunchStatus device_stencil(StencilForcedLoader<Loader, Tiles>, cuda::std::mdspa
                             cuda::std::mdspan<T, Extents, LayoutOut, AccessorOut> out, Boundary boundary, Op op,
                             cudaStream_t stream = 0) {
   using Policy = typename DefaultStencilPolicy<static_cast<int>(Extents::rank()), static_cast<int>(sizeof(T)), Radius,
-                                               Shape, Loader, Tiles>::type;
+                                               Shape, Loader, Tiles, is_separable_stencil_op<Op>>::type;
   return device_stencil<Radius, Shape>(Policy{}, in, out, boundary, op, stream);
 }
 

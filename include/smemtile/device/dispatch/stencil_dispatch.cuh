@@ -214,9 +214,9 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
 
 // The default policy of a loader and tiles for this stencil.
 template <int Rank, int Radius, StencilShape Shape, class T, StencilLoader Loader,
-          StencilTiles Tiles = StencilTiles::standard>
+          StencilTiles Tiles = StencilTiles::standard, class Op = void>
 using DefaultStencilPolicyOf = typename DefaultStencilPolicy<Rank, static_cast<int>(sizeof(T)), Radius, Shape, Loader,
-                                                             Tiles>::type;
+                                                             Tiles, is_separable_stencil_op<Op>>::type;
 
 // The default policies, best first (stencil_candidates): the first that can run is launched.
 template <int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
@@ -258,7 +258,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
           ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
         }
       } else if constexpr (stencil_large_tiles_selected<rank, Radius, Shape>) {
-        using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large>;
+        using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large, Op>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
       }
       if (ran) return launched;

@@ -239,14 +239,15 @@ struct StencilPolicyCheck<StencilStreamPolicy<C, A, Ro, W, M>, ElemBytes, Radius
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
-/// The default policies, as selected by stencil_candidates (docs/tuning.md, "stencil policies").
+/// The default policies, as selected by stencil_candidates (docs/tuning.md, "stencil policies");
+/// `Separable`: the op is a SeparableStencilOp (its strips keep partials, not values).
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader,
-          StencilTiles Tiles = StencilTiles::standard>
+          StencilTiles Tiles = StencilTiles::standard, bool Separable = false>
 struct DefaultStencilPolicy;
 
 /// 1D: 4096 points per block (16 per thread), 4 blocks per multiprocessor (docs/tuning.md).
-template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
-struct DefaultStencilPolicy<1, ElemBytes, Radius, Shape, Loader, Tiles> {
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles, bool Separable>
+struct DefaultStencilPolicy<1, ElemBytes, Radius, Shape, Loader, Tiles, Separable> {
   /// the policy
   using type = Stencil1DPolicy<4096, (Radius + 16 / ElemBytes - 1) / (16 / ElemBytes) * (16 / ElemBytes)>;
 };
@@ -261,13 +262,13 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_halo_cols(int elem_bytes, int radius,
 }  // namespace detail
 
 /// 2D: 32 x 128 tiles (64 columns for 8-byte elements); large: 32 rows of 1 KB (256 floats, 128
-/// doubles), 32 x 512 bytes (16-byte strips; 48 rows at radius 1, so a strip's window is filled
-/// for 6 rows, not 4), 64 x 128 halves (long_rows: 32 x 512), floats, bytes
+/// doubles), 32 x 512 bytes (16-byte strips; 48 rows at radius 1, and at radius 2 for separable
+/// ops, so a strip's window is filled for 6 rows, not 4), 64 x 128 halves (long_rows: 32 x 512), floats, bytes
 /// and long rows of halves described to TMA in 8-byte units; one tile loading ahead; strips for stars of elements up to 4 bytes and boxes up to radius 2, radius 4 for
 /// elements up to 4 bytes (bytes: on TMA tiles, the cp.async copy of bytes leaving them too few
 /// registers), else points (docs/tuning.md, "2D strips").
-template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
-struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles, bool Separable>
+struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles, Separable> {
   static constexpr bool large = Tiles != StencilTiles::standard;                   ///< the large tiles
   static constexpr bool long_rows = Tiles == StencilTiles::long_rows && ElemBytes == 2;  ///< halves' 1 KB rows
   static constexpr int cols = large && ElemBytes == 4            ? 256
@@ -279,7 +280,9 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles> {
   static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
                                      (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
   static constexpr bool strips = star ? ElemBytes <= 4 : box_strips;                  ///< strips
-  static constexpr int rows = large && ElemBytes == 2 && !long_rows ? 64 : large && ElemBytes == 1 && Radius == 1 ? 48 : 32;  ///< rows
+  static constexpr int rows = large && ElemBytes == 2 && !long_rows                       ? 64
+                              : large && ElemBytes == 1 && (Radius == 1 || (Separable && Radius == 2)) ? 48
+                                                                                                        : 32;  ///< rows
   /// the policy
   using type = StencilTiledPolicy<2, Loader,
                                   !strips ? StencilCompute::points
@@ -305,8 +308,8 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_stream_ahead(int elem_bytes, int radi
   return shape == StencilShape::star && radius == 1 && elem_bytes == 4 ? 1 : elem_bytes == 4 && radius <= 2 ? 3 : 2;
 }
 /// 2D stream: the shape stencil_stream_columns and stencil_stream_ahead give (the tiles do not apply).
-template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles>
-struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, Tiles> {
+template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles, bool Separable>
+struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, Tiles, Separable> {
   /// the policy
   using type = StencilStreamPolicy<stencil_stream_columns(ElemBytes, Radius, Shape),
                                    stencil_stream_ahead(ElemBytes, Radius, Shape)>;
@@ -316,8 +319,8 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::stream, 
 /// for stars); large, radius 1: 32 rows of 1 KB (32 x 128 for narrower elements), one ahead. Stars
 /// of 4-byte elements from radius 2 compute strips, boxes of radius 1 box strips; blocks per
 /// multiprocessor per tile and shape (docs/tuning.md).
-template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles>
-struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles> {
+template <int ElemBytes, int Radius, StencilShape Shape, StencilLoader Loader, StencilTiles Tiles, bool Separable>
+struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles, Separable> {
   static_assert(Loader != StencilLoader::stream, "smemtile stencil: the stream loader is for 2D arrays");
   static_assert(Tiles != StencilTiles::long_rows, "smemtile stencil: the long rows are 2D tiles (of halves)");
   static constexpr bool star = Shape == StencilShape::star;                   ///< a star stencil
