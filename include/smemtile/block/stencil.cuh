@@ -125,6 +125,10 @@ struct NeighborhoodRank<N, std::void_t<decltype(N::rank)>> {
 };
 }  // namespace detail
 
+namespace detail {
+struct SeparableStencilOpBase {};  // what is_separable_stencil_op looks for (ops derived from one too)
+}  // namespace detail
+
 // A separable op, e.g. the mean of the 3 x 3 box of bytes (a 3D one adds through(planes)):
 //
 //   struct Blur3x3 : smemtile::SeparableStencilOp<Blur3x3> {
@@ -145,10 +149,6 @@ struct NeighborhoodRank<N, std::void_t<decltype(N::rank)>> {
 /// device_stencil and device_stencil_steps computes exactly that (this base's call operator
 /// evaluates it on any neighbourhood); the 2D box strips keep the rows' partials in registers, the
 /// 3D box strips the planes'. Box stencils of rank 2 and 3 only (checked at compile time).
-namespace detail {
-struct SeparableStencilOpBase {};  // what is_separable_stencil_op looks for (ops derived from one too)
-}  // namespace detail
-
 template <class Derived>
 struct SeparableStencilOp : detail::SeparableStencilOpBase {
   /// down() of the across() partials of n's rows (2D); through() of the planes' down() (3D).
