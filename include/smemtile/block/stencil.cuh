@@ -123,9 +123,6 @@ template <class N>
 struct NeighborhoodRank<N, std::void_t<decltype(N::rank)>> {
   static constexpr int value = N::rank;
 };
-}  // namespace detail
-
-namespace detail {
 struct SeparableStencilOpBase {};  // what is_separable_stencil_op looks for (ops derived from one too)
 }  // namespace detail
 

@@ -191,6 +191,14 @@ struct BoxStripNeighborhood {
 // values around it moves along z in registers: plane k's three rows pushed in at step k (a 16-byte
 // read and two single values each), then plane z computed from the window: each value is read
 // from shared memory once per strip instead of once per point that needs it.
+// Row at.row - 1 + dy of a plane around a box strip: its Strip values and one on each side.
+template <int Strip, class T, class Layout>
+SMEMTILE_DEVICE void load_box_strip_row(TileRef<T, Layout> plane, Coord at, int dy, T (&row)[Strip + 2]) {
+  load_strip<T, Layout, Strip>(plane, at.row - 1 + dy, at.col, &row[1]);
+  row[0] = plane(at.row - 1 + dy, at.col - 1);
+  row[Strip + 1] = plane(at.row - 1 + dy, at.col + Strip);
+}
+
 template <class Policy, int Slots, int Strip, class T, class Layout, class Op, class Out>
 SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, Layout> ring, int k, Coord origin,
                                       int z, Op& op, Out& out, int out_rows, int out_cols) {
@@ -204,9 +212,7 @@ SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, 
       window[0][dy][x] = window[1][dy][x];
       window[1][dy][x] = window[2][dy][x];
     }
-    load_strip<T, Layout, Strip>(newest, at.row - 1 + dy, at.col, &window[2][dy][1]);
-    window[2][dy][0] = newest(at.row - 1 + dy, at.col - 1);
-    window[2][dy][Strip + 1] = newest(at.row - 1 + dy, at.col + Strip);
+    load_box_strip_row<Strip>(newest, at, dy, window[2][dy]);
   }
   if (k < 2) return;
   T result[Strip];
@@ -224,7 +230,7 @@ struct BoxStripWindow {
 };
 template <class Op, class T, int Strip, int Width>
 struct BoxStripWindow<true, Op, T, Strip, Width> {
-  using Row = decltype(std::declval<const Op&>().across(StripRow<1, T>{nullptr}));                   // across()
+  using Row = separable_row_t<Op, T, 1>;                                                              // across()
   using Plane = decltype(std::declval<const Op&>().down(StripPartials<1, Row, Strip>{nullptr, 0}));  // down()
   using type = Plane[3][Strip];
 };
@@ -242,9 +248,7 @@ SMEMTILE_DEVICE void sweep_separable_box_strips(P (&window)[3][Strip], TileRing<
 #pragma unroll
   for (int dy = 0; dy < 3; ++dy) {
     T row[Strip + 2];
-    load_strip<T, Layout, Strip>(newest, at.row - 1 + dy, at.col, &row[1]);
-    row[0] = newest(at.row - 1 + dy, at.col - 1);
-    row[Strip + 1] = newest(at.row - 1 + dy, at.col + Strip);
+    load_box_strip_row<Strip>(newest, at, dy, row);
 #pragma unroll
     for (int e = 0; e < Strip; ++e) rows[dy][e] = op.across(StripRow<1, T>{row + e});
   }

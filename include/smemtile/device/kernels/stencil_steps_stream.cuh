@@ -30,10 +30,9 @@
 #include "../../core/vector_type.cuh"     // detail::VectorOf
 #include "../tuning/stencil_steps_policy.cuh"  // StencilStepsStreamPolicy
 #include "stencil_steps.cuh"              // steps_rewrite_outside
-#include "stencil_strips.cuh"             // StripRow, StripPartials (separable ops)
+#include "stencil_strips.cuh"             // StripRow, StripPartials, separable_row_t (separable ops)
 
 #include <type_traits>  // std::conditional_t, std::is_trivially_copyable
-#include <utility>      // std::declval
 
 namespace smemtile {
 namespace detail {
@@ -160,6 +159,19 @@ SMEMTILE_DEVICE void steps_stream_fix_outside(int xs0, int nx, int r, int ny, co
   }
 }
 
+// A row of this lane's V values with the R values each side from the lanes beside (lanes 0 and 31
+// get the far end of the warp: halo, never kept).
+template <int Radius, int V, class T>
+SMEMTILE_DEVICE void steps_stream_wide_row(const T (&row)[V], T (&wide)[V + 2 * Radius]) {
+#pragma unroll
+  for (int v = 0; v < V; ++v) wide[Radius + v] = row[v];
+#pragma unroll
+  for (int d = 1; d <= Radius; ++d) {
+    wide[Radius - d] = shuffle_lanes<true>(0xffffffffu, row[V - d], 1);
+    wide[Radius + V - 1 + d] = shuffle_lanes<false>(0xffffffffu, row[d - 1], 1);
+  }
+}
+
 // Step s's row into `res` from the window of step s - 1 around it: the centre row's (boxes: every
 // row's) R values each side from the lanes beside, then the op for each of the V values.
 template <int Radius, StencilShape Shape, class T, int V, class Op>
@@ -167,16 +179,8 @@ SMEMTILE_DEVICE void steps_stream_apply(const T (&window)[2 * Radius + 1][V], Op
   using Neighborhood = StepsStreamNeighborhood<Radius, Shape, T, V>;
   T wide[Neighborhood::wide_rows][V + 2 * Radius];
 #pragma unroll
-  for (int w = 0; w < Neighborhood::wide_rows; ++w) {
-    const int row = Neighborhood::wide_rows == 1 ? Radius : w;
-#pragma unroll
-    for (int v = 0; v < V; ++v) wide[w][Radius + v] = window[row][v];
-#pragma unroll
-    for (int d = 1; d <= Radius; ++d) {  // lanes 0 and 31 get the far end of the warp: halo, never kept
-      wide[w][Radius - d] = shuffle_lanes<true>(0xffffffffu, window[row][V - d], 1);
-      wide[w][Radius + V - 1 + d] = shuffle_lanes<false>(0xffffffffu, window[row][d - 1], 1);
-    }
-  }
+  for (int w = 0; w < Neighborhood::wide_rows; ++w)
+    steps_stream_wide_row<Radius>(window[Neighborhood::wide_rows == 1 ? Radius : w], wide[w]);
 #pragma unroll
   for (int v = 0; v < V; ++v) res[v] = static_cast<T>(op(Neighborhood{window, wide, v}));
 }
@@ -193,7 +197,7 @@ struct StepsStreamRing {
 };
 template <class Op, class T, int Radius>
 struct StepsStreamRing<Op, T, Radius, StencilShape::box, std::enable_if_t<is_separable_stencil_op<std::remove_cv_t<Op>>>> {
-  using Partial = decltype(std::declval<const Op&>().across(StripRow<Radius, T>{nullptr}));
+  using Partial = separable_row_t<Op, T, Radius>;
   static constexpr bool partials = sizeof(Partial) == sizeof(T) && std::is_trivially_copyable<Partial>::value;
   using type = std::conditional_t<partials, Partial, T>;
 };
@@ -203,13 +207,7 @@ struct StepsStreamRing<Op, T, Radius, StencilShape::box, std::enable_if_t<is_sep
 template <int Radius, int V, class T, class Op, class P>
 SMEMTILE_DEVICE void steps_stream_partials(const T (&row)[V], const Op& op, P (&partials)[V]) {
   T wide[V + 2 * Radius];
-#pragma unroll
-  for (int v = 0; v < V; ++v) wide[Radius + v] = row[v];
-#pragma unroll
-  for (int d = 1; d <= Radius; ++d) {
-    wide[Radius - d] = shuffle_lanes<true>(0xffffffffu, row[V - d], 1);
-    wide[Radius + V - 1 + d] = shuffle_lanes<false>(0xffffffffu, row[d - 1], 1);
-  }
+  steps_stream_wide_row<Radius>(row, wide);
 #pragma unroll
   for (int v = 0; v < V; ++v) partials[v] = op.across(StripRow<Radius, T>{wide + v});
 }
@@ -407,7 +405,7 @@ SMEMTILE_DEVICE void steps_stream_iteration(const StepsStreamTaskView<T, Boundar
 #pragma unroll
         for (int v = 0; v < V; ++v) kept[v] = res[v];
       }
-      if constexpr ((EdgeX || EdgeY) && EdgeY && rewrites) {
+      if constexpr (EdgeY && rewrites) {
         if (r <= R || r >= ny - 1 - R)
           steps_stream_save_edge_rows<V, Radius, P, Boundary>(steps_stream_edge_rows<Policy, Radius, P>(s), r, ny, kept);
       }

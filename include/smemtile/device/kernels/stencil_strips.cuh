@@ -6,6 +6,7 @@
 
 #include <cstring>      // std::memcpy (register reinterpretation)
 #include <type_traits>  // std::remove_cv_t
+#include <utility>      // std::declval
 
 #include "../../block/stencil.cuh"        // stencil_offset_allowed
 #include "../../block/thread_group.cuh"   // shuffle_lanes
@@ -112,6 +113,10 @@ struct StripRow {
     return row[Radius + dx];
   }
 };
+// The type of a separable op's across() partial of a row of T.
+template <class Op, class T, int Radius>
+using separable_row_t = decltype(std::declval<const Op&>().across(StripRow<Radius, T>{nullptr}));
+
 template <int Radius, class P, int Strip>
 struct StripPartials {
   const P (*partials)[Strip];  // rows (planes) d = -Radius ... Radius
@@ -140,7 +145,7 @@ template <class Policy, int Radius, class T, class Layout, class Op, class Out>
 SMEMTILE_DEVICE void separable_strips_2d(TileRef<T, Layout> tile, Coord origin, const Op& op, Out& out) {
   constexpr int Rows = Policy::rows, Cols = Policy::cols, warps = Policy::warps;
   constexpr int strip = stencil_strip_points(static_cast<int>(sizeof(T)), Cols);
-  using P = decltype(op.across(StripRow<Radius, T>{nullptr}));
+  using P = separable_row_t<Op, T, Radius>;
   const int lane = static_cast<int>(threadIdx.x) % 32, first_row = static_cast<int>(threadIdx.x) / 32 * (Rows / warps);
 #pragma unroll
   for (int i = 0; i < Cols / (32 * strip); ++i) {
