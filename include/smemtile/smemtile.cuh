@@ -32,6 +32,7 @@
 #include "core/batch_layout.cuh"        // BatchTileGeometry, batch_stage_slot (small batches staged for register tiles)
 #include "core/transposed_run.cuh"      // TransposedRunGeometry, TransposedRunCursor (a run of matrices and its transpose)
 #include "core/realigned_layout.cuh"    // RealignedRowsShape, realigned_chunk_row (tiles of rows at any 16-byte phase)
+#include "core/row_class_layout.cuh"    // RowClassHaloLayout (halo tiles of rows off 16 bytes, loaded by row classes)
 
 #include "arch/global_load.cuh"         // load_global_fetch_256: a load with an L2 fetch-size hint (sm_80+)
 #include "arch/global_store.cuh"        // store_global_16: one 16-byte store, however the words were assembled

@@ -427,6 +427,8 @@ constexpr auto tma = std::make_pair(StencilLoader::tma, StencilTiles::standard);
 constexpr auto cp_async = std::make_pair(StencilLoader::cp_async, StencilTiles::standard);
 constexpr auto stream = std::make_pair(StencilLoader::stream, StencilTiles::standard);
 constexpr auto sync = std::make_pair(StencilLoader::sync, StencilTiles::standard);
+constexpr auto rows_large = std::make_pair(StencilLoader::tma_row_classes, StencilTiles::large);
+constexpr auto rows_standard = std::make_pair(StencilLoader::tma_row_classes, StencilTiles::standard);
 }  // namespace
 
 TEST_CASE("stencil_chunk_planes: 3D chunks that fill the last wave of blocks") {
@@ -487,9 +489,9 @@ TEST_CASE("stencil_chunk_planes: small volumes spread over one wave") {
 TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   const long long h100 = 227 * 1024, ada = 99 * 1024;
   // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then (2D, where selected)
-  // the stream, then cp.async.
-  CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, stream, cp_async});
-  CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, cp_async});
+  // TMA by row classes and the stream, then cp.async.
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, rows_large, stream, cp_async});
+  CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, rows_large, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
   // 3D boxes keep the standard planes.
   CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma, cp_async});
@@ -515,30 +517,36 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 1LL << 26})) ==
         Choices{tma_large, tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
-        Choices{tma_large, tma, stream, cp_async});
+        Choices{tma_large, tma, rows_large, stream, cp_async});
   // 2D boxes of 4-byte elements: the large tiles on arrays of at least 2^26 points, whatever the
   // boundary policy; smaller arrays take the standard tiles. Boxes of other sizes and stars keep
   // the large tiles.
   const auto target = [&](long long points) { return StencilTarget{9, h100, points}; };
   const long long big = 1LL << 26;
+  // Row classes take one set of tiles per stencil (stencil_row_classes_tiles), whatever the size.
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big))) ==
-        Choices{tma_large, tma, stream, cp_async});
+        Choices{tma_large, tma, rows_large, stream, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big - 1))) ==
-        Choices{tma, stream, cp_async});
+        Choices{tma, rows_large, stream, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big))) ==
-        Choices{tma_large, tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(4096))) == Choices{tma, cp_async});
+        Choices{tma_large, tma, rows_large, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(4096))) == Choices{tma, rows_large, cp_async});
   // Wider boxes of 4-byte elements keep the standard tiles at every size.
-  CHECK(list(smemtile::stencil_candidates<2, 4, 3, StencilShape::box>(target(big))) == Choices{tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 4, StencilShape::box>(StencilTarget{9, h100})) == Choices{tma, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::box>(target(big))) == Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 3, StencilShape::box>(target(big))) == Choices{tma, rows_standard, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 4, StencilShape::box>(StencilTarget{9, h100})) ==
+        Choices{tma, rows_standard, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::box>(target(big))) ==
+        Choices{tma_large, tma, rows_large, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096))) ==
-        Choices{tma_large, tma, cp_async});
+        Choices{tma_large, tma, rows_large, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 1, 1, StencilShape::box>(target(4096))) ==
-        Choices{tma_large, tma, stream, cp_async});
+        Choices{tma_large, tma, rows_large, stream, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::star>(target(4096))) ==
-        Choices{tma_large, tma, cp_async});
+        Choices{tma_large, tma, rows_large, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(target(4096))) ==
+        Choices{tma_large, tma, rows_large, stream, cp_async});
+  // Halves up to radius 2 and radius-2 stars of floats: the stream ran faster than row classes.
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::star>(target(4096))) ==
         Choices{tma_large, tma, stream, cp_async});
   // 2D halves: rows of 1 KB from stencil_long_rows_min_points (stars up to radius 2, the 3 x 3
   // box), then 64 x 128; below it 64 x 128 first; other sizes, radii and ranks never.
@@ -581,7 +589,7 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   // The threshold is the large policy's own shared memory.
   using L = Policy<2, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>;
   const long long need = smemtile::stencil_shared_bytes<L>(4, 1);
-  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, stream, cp_async});
+  CHECK(candidates<2, 4, 1, StencilShape::star>(9, need) == Choices{tma_large, tma, rows_large, stream, cp_async});
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, need - 1) == Choices{tma, stream, cp_async});
 }
 
@@ -868,3 +876,79 @@ TEST_CASE("boundary_source and boundary_source_index give the element each index
 }
 
 }  // namespace
+
+TEST_CASE("RowClassHaloLayout: every row's class region, shift and columns, for each element size") {
+  using smemtile::RowClassHaloLayout;
+  const auto check = [](auto layout, int halo_cols, int elem_bytes) {
+    using L = decltype(layout);
+    const int classes = 16 / elem_bytes;
+    INFO(elem_bytes << "-byte elements, " << L::rows() << " x " << L::cols() << ", reach " << L::reach().row);
+    // Class regions: 128-byte aligned, one after another, each class_rows x row_stride.
+    for (int j = 0; j < classes; ++j) {
+      CHECK(L::class_start(j) * elem_bytes % 128 == 0);
+      CHECK(L::class_start(j + 1) - L::class_start(j) >= L::class_rows(j) * L::row_stride());
+    }
+    CHECK(L::storage_size() == L::class_start(classes));
+    int rows = 0;
+    for (int j = 0; j < classes; ++j) rows += L::class_rows(j);
+    CHECK(rows == L::rows() + 2 * L::reach().row);
+    CHECK(L::box_bytes() == rows * L::row_stride() * elem_bytes);
+    // Storage row s = r + reach is row s / classes of class s % classes (the closed form).
+    for (int r = -L::reach().row; r < L::rows() + L::reach().row; ++r) {
+      const int s = r + L::reach().row;
+      CHECK(L::aligned_offset(r, 0) == L::class_start(s % classes) + s / classes * L::row_stride() + halo_cols);
+    }
+    // Shifts: rows of a pitch of 16 k + p bytes move by p bytes per row, modulo 16.
+    for (int first = 0; first < 16; first += elem_bytes)
+      for (int pitch = 0; pitch < 16; pitch += elem_bytes) {
+        L l;
+        l.first_phase = first;
+        l.pitch_phase = pitch;
+        for (int r = -L::reach().row; r < L::rows() + L::reach().row; ++r) {
+          const int expected = (((first + r * pitch) % 16) + 16) % 16 / elem_bytes;
+          CHECK(l.shift(r) == expected);
+          CHECK(l.offset(r, 3) == L::aligned_offset(r, 3) + expected);
+          // The reach right of the interior stays inside the row at the largest shift.
+          CHECK(halo_cols + L::cols() + L::reach().col - 1 + classes - 1 < L::row_stride());
+        }
+      }
+  };
+  check(RowClassHaloLayout<48, 512, 1, 64, 1>{}, 64, 1);
+  check(RowClassHaloLayout<32, 128, 2, 16, 1>{}, 16, 1);
+  check(RowClassHaloLayout<32, 512, 2, 64, 2>{}, 64, 2);
+  check(RowClassHaloLayout<64, 128, 3, 8, 2>{}, 8, 2);
+  check(RowClassHaloLayout<32, 256, 1, 32, 4>{}, 32, 4);
+  check(RowClassHaloLayout<32, 128, 4, 4, 4>{}, 4, 4);
+  check(RowClassHaloLayout<32, 128, 1, 16, 8>{}, 16, 8);
+  check(RowClassHaloLayout<32, 64, 2, 2, 8>{}, 2, 8);
+  // A halo that holds the reach at every shift needs no more columns; one that does not gets one vector.
+  CHECK(RowClassHaloLayout<48, 512, 1, 64, 1>::extra_cols == 0);
+  CHECK(RowClassHaloLayout<32, 128, 2, 4, 4>::extra_cols == 4);
+  CHECK(RowClassHaloLayout<32, 128, 2, 16, 1>::extra_cols == 16);
+  CHECK(smemtile::row_phase(13, 1, -2) == 11);
+  CHECK(smemtile::row_phase(0, 12, 5) == 12);
+}
+
+TEST_CASE("stencil_row_classes_selected: 2D, elements up to 8 bytes, where the stream was not measured ahead") {
+  for (int r = 1; r <= 4; ++r) {
+    INFO("radius " << r);
+    CHECK(smemtile::stencil_row_classes_selected<2, 1, 1, StencilShape::box>);
+    CHECK(smemtile::stencil_row_classes_selected<2, 8, 1, StencilShape::star>);
+    CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 4, 1, StencilShape::star>);
+    CHECK_FALSE(smemtile::stencil_row_classes_selected<1, 4, 1, StencilShape::star>);
+    CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 16, 1, StencilShape::star>);
+  }
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 2, 1, StencilShape::star>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 2, 2, StencilShape::box>);
+  CHECK(smemtile::stencil_row_classes_selected<2, 2, 3, StencilShape::star>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::star>);
+  CHECK(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::box>);
+  CHECK(smemtile::stencil_row_classes_selected<2, 4, 3, StencilShape::star>);
+  // Their tiles: the TMA path's on large arrays, rows a multiple of 16 / E; none for 3D.
+  CHECK(smemtile::stencil_row_classes_tiles<2, 1, 1, StencilShape::box> == StencilTiles::large);
+  CHECK(smemtile::stencil_row_classes_tiles<2, 4, 3, StencilShape::box> == StencilTiles::standard);
+  CHECK(Policy<2, 1, 1, StencilShape::box, StencilLoader::tma_row_classes, StencilTiles::large>::rows % 16 == 0);
+  CHECK(smemtile::stencil_row_classes_shared<3, 4, 1, StencilShape::star>() == 0);
+  CHECK(smemtile::stencil_row_classes_shared<2, 2, 1, StencilShape::star>() == 0);
+  CHECK(smemtile::stencil_row_classes_shared<2, 1, 1, StencilShape::box>() <= smemtile::max_shared_bytes_per_block);
+}

@@ -5,7 +5,8 @@
 // strips test nothing, the first and last map their columns), heights around the warps' runs of
 // rows; radii 1 to 4, star and box; floats, doubles and ints; small policies with many strips. 1- and
 // 2-byte elements, which the host reference cannot check exactly, against the cp.async tiles bit for bit,
-// forced through the stream and on the selected path (TMA's large tiles where the input allows).
+// forced through the stream and on the selected path (TMA's large tiles where the input allows, TMA
+// by row classes where its rows are off 16 bytes); TMA by row classes forced, every element size.
 #include <algorithm>  // std::max
 #include <cstring>
 #include <type_traits>  // std::is_same
@@ -194,6 +195,85 @@ TEST_CASE("device_stencil 2D: bytes and shorts on the selected path equal the cp
   using Large = StencilForcedLoader<StencilLoader::tma, smemtile::StencilTiles::large>;  // bytes: 48 x 512 at radius 1
   stream_equals_tiles<signed char, 1, box, kReflect, Large>(8, rng, 512, 48, true);
   stream_equals_tiles<signed char, 1, star, kClamp, Large>(8, rng, 512, 48, true);
+}
+
+// TMA by row classes (StencilLoader::tma_row_classes), forced: rows at every 16-byte phase (random
+// pitches and base offsets, a third of them aligned), at least 16 / sizeof(T) rows (what the path
+// needs; fewer are refused, below). 4- and 8-byte elements against the host reference
+// (check_stencil), every boundary policy; bytes and shorts against the cp.async tiles bit for bit.
+template <int R, StencilShape S, int P, class T, smemtile::StencilTiles Tiles>
+void row_classes_cases(int cases, std::mt19937& rng) {
+  using Forced = StencilForcedLoader<StencilLoader::tma_row_classes, Tiles>;
+  using Policy = typename smemtile::DefaultStencilPolicy<2, static_cast<int>(sizeof(T)), R, S, StencilLoader::tma_row_classes, Tiles>::type;
+  const auto op = random_op<T, 2, R, S>(rng);
+  INFO("row classes device_stencil<" << R << ", " << (S == star ? "star" : "box") << "> " << sizeof(T)
+                                     << "-byte elements, policy " << policy_name(P));
+  for (int i = 0; i < cases; ++i) {
+    INFO("case " << i);
+    Geometry g = stream_geometry(rng, i, Policy::cols, Policy::rows);
+    g = with_layout(rng, 2, 1, std::max(g.rows, 16 / static_cast<int>(sizeof(T))), g.cols);
+    check_stencil<2, R, S, P, T>(g, op, rng, Forced{});
+  }
+}
+
+template <class T, int R, StencilShape S, int P, smemtile::StencilTiles Tiles>
+void row_classes_equal_tiles(int cases, std::mt19937& rng) {
+  using Forced = StencilForcedLoader<StencilLoader::tma_row_classes, Tiles>;
+  using Policy = typename smemtile::DefaultStencilPolicy<2, static_cast<int>(sizeof(T)), R, S, StencilLoader::tma_row_classes, Tiles>::type;
+  const auto op = random_op<T, 2, R, S>(rng);
+  INFO("row classes against cp.async, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
+  for (int i = 0; i < cases; ++i) {
+    Geometry g = stream_geometry(rng, i, Policy::cols, Policy::rows);
+    g = with_layout(rng, 2, 1, std::max(g.rows, 16 / static_cast<int>(sizeof(T))), g.cols);
+    INFO("case " << i << ": " << g.describe());
+    const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
+    const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
+    DeviceBuffer<T> d_in(in_total), d_out(out_total);
+    d_in.upload(random_inputs<T>(in_total, rng));
+    const auto run = [&](auto forced, int poison) {
+      REQUIRE_CUDA(cudaMemset(d_out.get(), poison, out_total * sizeof(T)));
+      return run_path<R, S, P>(forced, d_in, d_out, g, op);
+    };
+    const std::vector<T> rows = run(Forced{}, poison_byte);
+    const std::vector<T> again = run(Forced{}, 0x5a);
+    const std::vector<T> tiles = run(StencilForcedLoader<StencilLoader::cp_async>{}, poison_byte);
+    long long unwritten = 0;
+    for (int y = 0; y < g.rows; ++y)
+      for (int x = 0; x < g.cols; ++x) {
+        const std::size_t at = static_cast<std::size_t>(g.out_index(0, y, x));
+        unwritten += rows[at] != again[at];
+      }
+    CHECK(unwritten == 0);
+    CHECK(std::memcmp(rows.data(), tiles.data(), out_total * sizeof(T)) == 0);
+  }
+}
+
+TEST_CASE("device_stencil 2D: TMA by row classes, any pitch and base offset, every element size and policy") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using smemtile::StencilTiles;
+  row_classes_cases<1, star, kZero, float, StencilTiles::large>(8, rng);
+  row_classes_cases<1, box, kClamp, float, StencilTiles::large>(8, rng);
+  row_classes_cases<2, star, kPeriodic, float, StencilTiles::standard>(8, rng);
+  row_classes_cases<3, box, kReflect, float, StencilTiles::standard>(6, rng);
+  row_classes_cases<1, star, kConstant, double, StencilTiles::large>(8, rng);
+  row_classes_cases<1, box, kPeriodic, double, StencilTiles::large>(8, rng);
+  row_classes_cases<2, box, kZero, int, StencilTiles::standard>(6, rng);
+  row_classes_equal_tiles<signed char, 1, box, kClamp, StencilTiles::large>(10, rng);
+  row_classes_equal_tiles<signed char, 1, star, kZero, StencilTiles::large>(10, rng);
+  row_classes_equal_tiles<signed char, 2, box, kPeriodic, StencilTiles::standard>(8, rng);
+  row_classes_equal_tiles<short, 1, box, kReflect, StencilTiles::long_rows>(8, rng);
+  row_classes_equal_tiles<short, 3, star, kConstant, StencilTiles::large>(8, rng);
+}
+
+TEST_CASE("device_stencil 2D: TMA by row classes refuses fewer rows than classes, with a message") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  DeviceBuffer<signed char> d_in(15 * 40), d_out(15 * 40);
+  const auto in = smemtile::make_global_matrix<const signed char>(d_in.get(), 15, 37, 40);
+  const auto out = smemtile::make_global_matrix(d_out.get(), 15, 37, 40);
+  const smemtile::LaunchStatus status = smemtile::device_stencil<1, star>(
+      StencilForcedLoader<StencilLoader::tma_row_classes>{}, in, out, smemtile::boundary::zero, random_op<signed char, 2, 1, star>(rng));
+  CHECK(status.error == cudaErrorInvalidValue);
+  CHECK(status.message.find("row classes need at least") != std::string::npos);
 }
 
 // Separable ops on every path against the host reference of the same across() and down(), exact

@@ -85,6 +85,19 @@ template __global__ void stencil_2d_kernel<ByteBox2DLarge, 1, StencilShape::box,
 template __global__ void stencil_2d_kernel<ByteBox2DLarge, 1, StencilShape::box, unsigned char, boundary::Clamp, RowSumBlur9>(
     const __grid_constant__ CUtensorMap, GlobalArray<const unsigned char, 2>, GlobalArray<unsigned char, 2>, boundary::Clamp,
     RowSumBlur9, int, int);
+// The same blur and a 5-point float star by row classes (rows off 16 bytes), under zero: one TMA
+// box per class, 16-byte shared loads (two per shifted run), no local memory; bytes leave in 16-byte
+// stores completed by shuffles, floats in 8-byte pieces where their rows are off 16 bytes.
+struct RowsBlur9 : RowSumBlur9 {};
+struct RowsLaplace5 : Laplace5 {};
+using ByteRows2D = DefaultStencilPolicy<2, 1, 1, StencilShape::box, StencilLoader::tma_row_classes, StencilTiles::large>::type;
+using StarRows2D = DefaultStencilPolicy<2, 4, 1, StencilShape::star, StencilLoader::tma_row_classes, StencilTiles::large>::type;
+template __global__ void stencil_2d_kernel<ByteRows2D, 1, StencilShape::box, unsigned char, boundary::Zero, RowsBlur9>(
+    const __grid_constant__ RowClassTensorMaps<16>, GlobalArray<const unsigned char, 2>, GlobalArray<unsigned char, 2>,
+    boundary::Zero, RowsBlur9, int, int);
+template __global__ void stencil_2d_kernel<StarRows2D, 1, StencilShape::star, float, boundary::Zero, RowsLaplace5>(
+    const __grid_constant__ RowClassTensorMaps<4>, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Zero,
+    RowsLaplace5, int, int);
 // 3D 27-point box, TMA, clamp: the box strips (16-byte shared loads and global stores) and the
 // cells outside the array copied within shared memory (EdgeCells).
 template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(

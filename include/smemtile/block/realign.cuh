@@ -63,6 +63,21 @@ SMEMTILE_DEVICE uint4 bytes_across(const uint4& lo, const uint4& hi, int start) 
   }
 }
 
+/// bytes_across by selects instead of a switch: branch-free, so that unrolled code calling it with
+/// a different `start` each time (rows at their own phases) keeps its loads hoisted and overlapped.
+SMEMTILE_DEVICE uint4 bytes_across_selected(const uint4& lo, const uint4& hi, int start) {
+  const unsigned w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const bool one = (start & 4) != 0, two = (start & 8) != 0;  // start / 4 = 2 two + one words
+  unsigned by_one[7], by_words[5];
+#pragma unroll
+  for (int j = 0; j < 7; ++j) by_one[j] = one ? w[j + 1] : w[j];
+#pragma unroll
+  for (int j = 0; j < 5; ++j) by_words[j] = two ? by_one[j + 2] : by_one[j];
+  const unsigned shift = 8u * static_cast<unsigned>(start & 3);
+  return uint4{__funnelshift_r(by_words[0], by_words[1], shift), __funnelshift_r(by_words[1], by_words[2], shift),
+               __funnelshift_r(by_words[2], by_words[3], shift), __funnelshift_r(by_words[3], by_words[4], shift)};
+}
+
 /// The 16 bytes that start `d` (0..15) bytes into this lane's 16 bytes `own`: own's bytes d..15,
 /// then the next lane's bytes 0..d-1 (lane 31's are undefined). When the 32 lanes hold consecutive
 /// pieces of a row and the row's first aligned chunk starts d bytes into lane 0's piece, each lane

@@ -38,20 +38,45 @@ struct StencilMapKey {
   }
 };
 
-// The last few tensor maps one thread made for one instantiation (a policy's boxes): a time loop
-// ping-ponging two buffers finds both here. A map is a pure function of its key (the driver only
-// encodes what it is given; no device, context or allocation state), so a hit is what the driver
-// would return again; a freed and reallocated array at the same address gets the same map.
+// The last few tensor maps (Maps: one CUtensorMap, or a row-classes set) one thread made for one
+// instantiation (a policy's boxes): a time loop ping-ponging two buffers finds both here. A map is
+// a pure function of its key (the driver only encodes what it is given; no device, context or
+// allocation state), so a hit is what the driver would return again; a freed and reallocated array
+// at the same address gets the same map.
 inline constexpr int stencil_map_cache_entries = 4;
+template <class Maps>
 struct StencilMapCache {
   struct Entry {
     StencilMapKey key;
-    CUtensorMap map;
+    Maps maps;
   };
   Entry entries[stencil_map_cache_entries];
   int filled = 0;  // entries in use
   int next = 0;    // the one replaced next (round robin)
+
+  const Maps* find(const StencilMapKey& key) const {
+    for (int e = 0; e < filled; ++e)
+      if (entries[e].key == key) return &entries[e].maps;
+    return nullptr;
+  }
+  void keep(const StencilMapKey& key, const Maps& maps) {
+    entries[next] = Entry{key, maps};
+    next = (next + 1) % stencil_map_cache_entries;
+    if (filled < stencil_map_cache_entries) ++filled;
+  }
 };
+
+// The key of a GlobalArray's maps: its address, extents and strides.
+template <class Array>
+StencilMapKey stencil_map_key(const Array& in) {
+  StencilMapKey key;
+  key.data = in.data_handle();
+  for (std::size_t d = 0; d < Array::rank(); ++d) {
+    key.extents[d] = in.extent(d);
+    key.strides[d] = in.stride(d);
+  }
+  return key;
+}
 
 // The tensor map of Policy's boxes (a tile or plane with its halo) for `in` (rank 2 or 3): encoded
 // by the driver (cuTensorMapEncodeTiled, about a microsecond of host time) the first time this
@@ -60,19 +85,13 @@ template <class Policy, int Radius, class T, std::size_t Rank>
 TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   constexpr int E = static_cast<int>(sizeof(T));
   constexpr int box_rows = Policy::rows + 2 * Radius, box_cols = Policy::cols + 2 * Policy::halo_cols;
-  StencilMapKey key;
-  key.data = in.data_handle();
-  for (std::size_t d = 0; d < Rank; ++d) {
-    key.extents[d] = in.extent(d);
-    key.strides[d] = in.stride(d);
+  const StencilMapKey key = stencil_map_key(in);
+  thread_local StencilMapCache<CUtensorMap> cache;
+  if (const CUtensorMap* hit = cache.find(key)) {
+    TmaMapResult found{};
+    found.map = *hit;
+    return found;
   }
-  thread_local StencilMapCache cache;
-  for (int e = 0; e < cache.filled; ++e)
-    if (cache.entries[e].key == key) {
-      TmaMapResult hit{};
-      hit.map = cache.entries[e].map;
-      return hit;
-    }
   TmaMapResult made;
   if constexpr (Rank == 2)
     made = smemtile::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E,
@@ -80,12 +99,41 @@ TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   else
     made = smemtile::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
                                      in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
-  if (made) {  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
-    cache.entries[cache.next] = StencilMapCache::Entry{key, made.map};
-    cache.next = (cache.next + 1) % stencil_map_cache_entries;
-    if (cache.filled < stencil_map_cache_entries) ++cache.filled;
-  }
+  if (made) cache.keep(key, made.map);  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
   return made;
+}
+
+// The row classes' tensor maps of Policy's tiles for a 2D array (core/row_class_layout.cuh): map c
+// starts at the 16-byte boundary at or before row c's first element, takes every Classes-th row
+// (a pitch of Classes rows: a multiple of 16 bytes) and as many columns as reach the row's end in
+// whole TMA units (reading at most to the end of the 16 bytes holding the array's last element);
+// cached like stencil_tma_map. nullptr, or why the array cannot be read so.
+template <class Policy, int Radius, class T>
+const char* stencil_row_class_maps(const GlobalArray<const T, 2>& in, RowClassTensorMaps<16 / sizeof(T)>* maps) {
+  using Layout = StencilTileLayout2D<Policy, Radius, T>;
+  constexpr int E = static_cast<int>(sizeof(T)), classes = Layout::classes, unit_elems = Policy::tma_unit_bytes / E;
+  const StencilMapKey key = stencil_map_key(in);
+  thread_local StencilMapCache<RowClassTensorMaps<classes>> cache;
+  if (const RowClassTensorMaps<classes>* hit = cache.find(key)) {
+    *maps = *hit;
+    return nullptr;
+  }
+  const long long rows = in.extent(0), cols = in.extent(1), pitch = in.stride(0);
+  if (rows < classes) return "row classes need at least 16 bytes' worth of rows (16 / sizeof(T))";
+  if (in.stride(1) != 1) return "TMA needs the array's columns to be contiguous (stride(1) == 1)";
+  if (pitch < cols) return "the array's pitch (stride(0)) is smaller than its number of columns";
+  for (int c = 0; c < classes; ++c) {
+    const unsigned long long first = reinterpret_cast<unsigned long long>(in.data_handle() + c * pitch);
+    const long long shift = static_cast<long long>(first & 15u) / E;
+    const long long map_cols = (shift + cols + unit_elems - 1) / unit_elems * unit_elems;
+    const TmaMapResult made = smemtile::make_tma_map_2d(
+        reinterpret_cast<const void*>(first & ~15ull), (rows - c + classes - 1) / classes, map_cols, classes * pitch, 1, E,
+        Layout::class_rows((c + Radius) % classes), Layout::row_stride(), Policy::tma_unit_bytes);
+    if (!made) return made.error;
+    maps->map[c] = made.map;
+  }
+  cache.keep(key, *maps);
+  return nullptr;
 }
 
 // 1D: one block per Policy::interior points.
@@ -120,7 +168,7 @@ LaunchStatus resident_blocks(const DeviceLimits& device, long long bytes, const 
 
 // 2D: about as many blocks as fit at once, each taking tiles in turn.
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
-LaunchStatus launch_stencil_2d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 2> in,
+LaunchStatus launch_stencil_2d(const DeviceLimits& device, const StencilMaps2D<Policy, T>& map, GlobalArray<const T, 2> in,
                                GlobalArray<T, 2> out, Boundary boundary, Op op, cudaStream_t stream) {
   constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
   const long long across = (static_cast<long long>(in.extent(1)) + Policy::cols - 1) / Policy::cols;
@@ -190,6 +238,12 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
     if ((*why = stencil_stream_extent_error<Policy, Radius>(in.extent(0), in.extent(1)))) return false;
     *launched = launch_stencil_stream<Policy, Radius, Shape>(in, out, boundary, op, stream);
     return true;
+  } else if constexpr (Policy::loader == StencilLoader::tma_row_classes) {
+    static_assert(Rank == 2 && sizeof(T) <= 8, "smemtile::device_stencil: tma_row_classes loads 2D arrays of elements up to 8 bytes");
+    StencilMaps2D<Policy, T> maps;
+    if ((*why = stencil_row_class_maps<Policy, Radius, T>(in, &maps))) return false;
+    *launched = launch_stencil_2d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
+    return true;
   } else {
     CUtensorMap map{};
     if constexpr (Policy::loader == StencilLoader::tma) {
@@ -249,6 +303,12 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
           using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::stream>;
           ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
         }
+      } else if (choice.loader == StencilLoader::tma_row_classes) {
+        if constexpr (stencil_row_classes_shared<rank, static_cast<int>(sizeof(T)), Radius, Shape>() > 0) {
+          using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes,
+                                                stencil_row_classes_tiles<rank, static_cast<int>(sizeof(T)), Radius, Shape>, Op>;
+          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        }
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
@@ -276,7 +336,8 @@ LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T,
   if constexpr (Rank > 1) {
     const LaunchStatus queried = device_limits(&device, stencil_who);
     if (!queried) return queried;
-    if (Policy::loader == StencilLoader::tma && !stencil_gpu_has_tma(device.cc_major))
+    if ((Policy::loader == StencilLoader::tma || Policy::loader == StencilLoader::tma_row_classes) &&
+        !stencil_gpu_has_tma(device.cc_major))
       return failed_launch(cudaErrorInvalidValue,
                            std::string(stencil_who) + ": the policy loads with TMA, which needs sm_90 or later");
   }
@@ -285,7 +346,8 @@ LaunchStatus dispatch_stencil_with(GlobalArray<const T, Rank> in, GlobalArray<T,
   if (!try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why))
     return failed_launch(cudaErrorInvalidValue,
                          std::string(stencil_who) +
-                             (Policy::loader == StencilLoader::tma ? ": the policy loads with TMA, which cannot read this array: "
+                             (Policy::loader == StencilLoader::tma || Policy::loader == StencilLoader::tma_row_classes
+                                  ? ": the policy loads with TMA, which cannot read this array: "
                                                                    : ": the policy cannot take this array: ") +
                              why);
   return launched;

@@ -9,7 +9,9 @@
 #include <utility>      // std::declval
 
 #include "../../block/stencil.cuh"        // stencil_offset_allowed
+#include "../../block/realign.cuh"        // bytes_across, bytes_across_selected
 #include "../../block/thread_group.cuh"   // shuffle_lanes
+#include "../../core/row_class_layout.cuh"  // RowClassHaloLayout
 #include "../tuning/stencil_policy.cuh"   // stencil_strip_side
 #include "stencil_common.cuh"             // element, stencil_point
 
@@ -35,12 +37,31 @@ template <> struct StripVector<16> { using type = uint4; };
 template <class T, int Strip>
 using strip_vector_t = typename StripVector<Strip * static_cast<int>(sizeof(T))>::type;
 
+// Whether a layout shifts its rows (RowClassHaloLayout): readers add shift(row) to aligned_offset.
+template <class Layout>
+inline constexpr bool shifts_rows = false;
+template <int R, int C, int Re, int H, int E>
+inline constexpr bool shifts_rows<RowClassHaloLayout<R, C, Re, H, E>> = true;
+
 // The Strip elements of an aligned run of a plane's row (Strip * sizeof(T) bytes), into registers.
+// A shifted row's 16 bytes straddle two aligned vectors: both are read and the run taken from them
+// (the shift is the row's, the same for a warp's lanes, which read one row).
 template <class T, class Layout, int Strip>
 SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* values) {
   using V = strip_vector_t<T, Strip>;
-  const V v = *reinterpret_cast<const V*>(plane.data() + Layout{}.offset(row, col));
-  std::memcpy(values, &v, sizeof(v));
+  if constexpr (!shifts_rows<Layout>) {
+    const V v = *reinterpret_cast<const V*>(plane.data() + Layout{}.offset(row, col));
+    std::memcpy(values, &v, sizeof(v));
+  } else if constexpr (sizeof(V) == 16) {
+    const uint4* const aligned = reinterpret_cast<const uint4*>(plane.data() + Layout::aligned_offset(row, col));
+    const int start = plane.layout().shift(row) * static_cast<int>(sizeof(T));
+    const uint4 v = sizeof(T) <= 2 ? bytes_across_selected(aligned[0], aligned[1], start)
+                                   : bytes_across(aligned[0], aligned[1], start);  // whole words: moves only
+    std::memcpy(values, &v, sizeof(v));
+  } else {
+#pragma unroll
+    for (int i = 0; i < Strip; ++i) values[i] = plane(row, col + i);
+  }
 }
 
 // Stores the Strip results of a strip at `first`, column `col` of a row of `cols`: one vector
@@ -49,10 +70,22 @@ SMEMTILE_DEVICE void load_strip(TileRef<T, Layout> plane, int row, int col, T* v
 template <class T, int Strip>
 SMEMTILE_DEVICE void store_strip(T* first, int col, int cols, const T* results) {
   using V = strip_vector_t<T, Strip>;
-  if (col + Strip <= cols && reinterpret_cast<unsigned long long>(first) % sizeof(V) == 0) {
+  const unsigned long long address = reinterpret_cast<unsigned long long>(first);
+  if (col + Strip <= cols && address % sizeof(V) == 0) {
     V v;
     std::memcpy(&v, results, sizeof(v));
     *reinterpret_cast<V*>(first) = v;
+  } else if (sizeof(V) == 16 && sizeof(T) == 4 && col + Strip <= cols) {  // 4 floats off 16 bytes: 8-byte pieces
+    unsigned w[4];
+    std::memcpy(w, results, sizeof(w));
+    if (address % 8 == 0) {
+      reinterpret_cast<uint2*>(first)[0] = make_uint2(w[0], w[1]);
+      reinterpret_cast<uint2*>(first)[1] = make_uint2(w[2], w[3]);
+    } else {
+      reinterpret_cast<unsigned*>(first)[0] = w[0];
+      *reinterpret_cast<uint2*>(first + 1) = make_uint2(w[1], w[2]);
+      reinterpret_cast<unsigned*>(first)[3] = w[3];
+    }
   } else {
 #pragma unroll
     for (int i = 0; i < Strip; ++i)
@@ -65,6 +98,47 @@ template <class T, int Strip, class Out>
 SMEMTILE_DEVICE void store_strip(Out& out, int row, int col, const T* results) {
   if (row >= static_cast<int>(out.extent(0))) return;
   store_strip<T, Strip>(&element(out, row, col), col, static_cast<int>(out.extent(1)), results);
+}
+
+// The same for a warp's 32 consecutive strips of one row (lane l's at warp_col + l * Strip). 1- and
+// 2-byte elements in 16-byte strips leave in aligned 16-byte stores whatever the row's phase: where
+// the warp's columns lie inside the row and it is off 16 bytes, each lane completes the aligned
+// chunk that starts in its strip with the next lane's leading bytes (four shuffles), and the pieces
+// at the warp's two ends go byte by byte from 16 lanes. Wider elements store their strip in the widest
+// aligned pieces instead (store_strip): their shuffles would cost one per point.
+template <class T, int Strip, class Out>
+SMEMTILE_DEVICE void store_strip_row(Out& out, int row, int col, int warp_col, const T* results) {
+  if constexpr (sizeof(T) <= 2 && Strip * sizeof(T) == 16) {
+    if (row < static_cast<int>(out.extent(0)) && warp_col + 32 * Strip <= static_cast<int>(out.extent(1))) {
+      unsigned char* const piece = reinterpret_cast<unsigned char*>(&element(out, row, col));
+      const int phase = static_cast<int>(reinterpret_cast<unsigned long long>(&element(out, row, warp_col)) & 15u);
+      unsigned own[4];
+      std::memcpy(own, results, sizeof(own));
+      const uint4 mine = make_uint4(own[0], own[1], own[2], own[3]);
+      if (phase == 0) {
+        *reinterpret_cast<uint4*>(piece) = mine;
+        return;
+      }
+      const int d = 16 - phase;  // bytes from each lane's strip to the next chunk boundary
+      const int lane = static_cast<int>(threadIdx.x % 32);
+      const uint4 next = make_uint4(__shfl_down_sync(0xffffffffu, own[0], 1), __shfl_down_sync(0xffffffffu, own[1], 1),
+                                    __shfl_down_sync(0xffffffffu, own[2], 1), __shfl_down_sync(0xffffffffu, own[3], 1));
+      const uint4 chunk = bytes_across_selected(mine, next, d);
+      if (lane < 31) *reinterpret_cast<uint4*>(piece + d) = chunk;
+      // The warp's end pieces, lane 0's first d bytes and lane 31's last 16 - d, are 16 bytes
+      // together: lane k < 16 stores byte k of them (a few warp instructions, not two lanes'
+      // branches through pieces of 8, 4, 2 and 1 bytes).
+      const int k = lane & 15, from = k < d ? 0 : 31;
+      unsigned end[4];
+#pragma unroll
+      for (int w = 0; w < 4; ++w) end[w] = __shfl_sync(0xffffffffu, own[w], from);
+      const unsigned word = k < 8 ? (k < 4 ? end[0] : end[1]) : (k < 12 ? end[2] : end[3]);
+      if (lane < 16) piece[16 * (from - lane) + k] = static_cast<unsigned char>(word >> (8 * (k & 3)));
+      return;
+    }
+  }
+  (void)warp_col;
+  store_strip<T, Strip>(out, row, col, results);
 }
 
 // The neighbourhood of point `s` of a 2D strip, all in registers: `window` holds the rows dy =
@@ -164,7 +238,7 @@ SMEMTILE_DEVICE void separable_strips_2d(TileRef<T, Layout> tile, Coord origin, 
       T results[strip];
 #pragma unroll
       for (int e = 0; e < strip; ++e) results[e] = static_cast<T>(op.down(StripPartials<Radius, P, strip>{window, e}));
-      store_strip<T, strip>(out, origin.row + r, origin.col + col, results);
+      store_strip_row<T, strip>(out, origin.row + r, origin.col + col, origin.col + 32 * i * strip, results);
     }
   }
 }
@@ -207,7 +281,7 @@ SMEMTILE_DEVICE void strips_2d(TileRef<T, Layout> tile, Coord origin, Op& op, Ou
 #pragma unroll
       for (int e = 0; e < strip; ++e)
         results[e] = static_cast<T>(op(StripNeighborhood2D<Radius, Shape, T, width>{&window[0][0], e}));
-      store_strip<T, strip>(out, origin.row + r, origin.col + col, results);
+      store_strip_row<T, strip>(out, origin.row + r, origin.col + col, origin.col + 32 * i * strip, results);
     }
   }
 }

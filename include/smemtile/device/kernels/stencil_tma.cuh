@@ -37,6 +37,46 @@ SMEMTILE_DEVICE void start_tma(const CUtensorMap& map, unsigned long long& lande
 
 SMEMTILE_DEVICE void wait_tma_slot(unsigned long long& landed, unsigned parity) { wait_tma_parity(landed, parity); }
 
+// The tensor maps of an array's row classes (core/row_class_layout.cuh): map c reads the rows y
+// with y mod Classes == c, from the 16-byte boundary at or before row c's first element.
+template <int Classes>
+struct RowClassTensorMaps {
+  CUtensorMap map[Classes];
+};
+
+// TMA by row classes: the tile's boxes, one per class, into `slot_data` (a RowClassHaloLayout's
+// storage), completing on `landed`. `first` is the array (row, col) of the tile's storage row 0,
+// column 0; it lies on a multiple of Classes rows plus the layout's reach, so storage class j holds
+// array class (j - reach) mod Classes whatever the tile (the layout's rows are a multiple of
+// Classes). Lane 0 of warp w issues boxes w, w + Warps, ...: one thread issuing all sixteen boxes of
+// a byte tile held its warp, and at the next barrier the block, for as long as the others computed.
+// Thread 0 announces the whole tile's bytes first; a box may land before (the barrier's transaction
+// count goes below zero for a while; its phase waits for thread 0's arrival). The map counts
+// columns in TMA elements of UnitBytes.
+template <class T, class Layout, int UnitBytes, int Warps>
+SMEMTILE_DEVICE void start_tma_row_classes(const RowClassTensorMaps<Layout::classes>& maps, unsigned long long& landed,
+                                           T* slot_data, Coord first) {
+  constexpr int classes = Layout::classes, reach = Layout::reach().row;
+  SMEMTILE_CHECK(((first.row + reach) % classes + classes) % classes == 0, "stencil: a row-classes tile at row (row, -, -, -)",
+                 first.row, 0, 0, 0);
+#if SMEMTILE_HAS_TMA
+  if (threadIdx.x % 32 != 0) return;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  arch::fence_proxy_async_shared();  // earlier generic accesses to the slot come before the copies
+  if (warp == 0) arch::mbarrier_arrive_expect_tx(&landed, static_cast<unsigned>(Layout::box_bytes()));
+  const int col = first.col / (UnitBytes / static_cast<int>(sizeof(T)));
+#pragma unroll
+  for (int j = 0; j < classes; ++j) {
+    const int c = ((j - reach) % classes + classes) % classes;  // array class of storage class j
+    if (j % Warps == warp)
+      arch::tma_load_2d(slot_data + Layout::class_start(j), &maps.map[c], &landed, (first.row + j - c) / classes, col);
+  }
+#else
+  (void)maps, (void)landed, (void)slot_data, (void)first;
+  __trap();
+#endif
+}
+
 // After a TMA load of a plane outside the volume under a fill policy (zeros), the policy's value
 // into the whole region a stencil of Radius reads around the tile at `origin` of the rows x cols
 // planes (halo_frame_outside with `whole`).
@@ -96,10 +136,11 @@ struct EdgeCells {
   // kernel plans every tile).
   SMEMTILE_DEVICE static int far_code(long long offset) { return ~static_cast<int>(offset & 0x7fffffff); }
 
-  // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart;
-  // periodic: with the values of the first plane, at `plane_data`.
+  // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart,
+  // stored by `layout` (the tile's, for layouts with run-time state); periodic: with the values of
+  // the first plane, at `plane_data`.
   SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary,
-                            const T* plane_data) {
+                            const T* plane_data, const Layout& layout = Layout{}) {
     const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
     any = frame.cells() > 0;
     count = kind == EdgeSource::far ? frame.cells() : 0;
@@ -109,13 +150,13 @@ struct EdgeCells {
       const int k = static_cast<int>(threadIdx.x) + i * Threads;
       if (k >= frame.cells()) break;
       const Coord cell = frame.cell(k);
-      at[i] = Layout::offset(cell.row, cell.col);
+      at[i] = layout.offset(cell.row, cell.col);
       if constexpr (kind != EdgeSource::fill) {
         const Coord from = boundary_source<Boundary>(origin + cell, rows, cols), local = from - origin;
         const bool held = Layout::contains(local.row, local.col);
         SMEMTILE_CHECK(kind == EdgeSource::far || held, "stencil: a clamp or reflect source outside the tile",
                        local.row, local.col, origin.row, origin.col);
-        source[i] = held ? Layout::offset(local.row, local.col) : -1;
+        source[i] = held ? layout.offset(local.row, local.col) : -1;
         if constexpr (kind == EdgeSource::far) {
           if (!held) {
             const long long offset = static_cast<long long>(from.row) * pitch + from.col;

@@ -12,12 +12,15 @@
 #include <type_traits>  // std::false_type
 
 #include "../../block/stencil.cuh"  // StencilShape
+#include "../../core/row_class_layout.cuh"  // detail::row_class_start (the row classes' slots)
 
 namespace smemtile {
 
 /// How a stencil block moves its tiles from global memory into shared memory.
 enum class StencilLoader {
   tma,       ///< one TMA copy per tile or plane (sm_90 and later), the boundary written afterwards
+  tma_row_classes,  ///< 2D, rows off 16 bytes: one TMA copy per class of rows sharing a 16-byte
+                    ///< phase (core/row_class_layout.cuh), the rows' shifts added by the readers
   cp_async,  ///< every thread starts cp.async copies (sm_80 and later; synchronous before)
   sync,      ///< every thread loads and stores (copy_global_to_tile)
   stream     ///< 2D: each warp streams a strip of columns down the rows in registers (no shared
@@ -81,6 +84,8 @@ struct StencilTiledPolicy {
   static constexpr int planes = Planes;               ///< 3D: planes per block along z
   static_assert(Rank == 2 || Rank == 3, "StencilTiledPolicy: rank 2 or 3 (1D arrays take a Stencil1DPolicy)");
   static_assert(Loader != StencilLoader::sync, "StencilTiledPolicy: the 2D and 3D kernels load with tma or cp_async");
+  static_assert(Loader != StencilLoader::tma_row_classes || Rank == 2,
+                "StencilTiledPolicy: tma_row_classes loads 2D tiles only (3D arrays off 16 bytes take cp_async)");
   static_assert(Threads == 256,
                 "StencilTiledPolicy: the 2D and 3D kernels are written for 8 warps (256 threads); their thread "
                 "mappings (stencil_point, the strips) take the warp count from here, so change it with them");
@@ -180,6 +185,11 @@ SMEMTILE_HOST_DEVICE constexpr int stencil_ring_slots(int radius) {
 /// Bytes of one ring slot: a tile with its halo, rounded up to 128 bytes (TMA's alignment).
 template <class Policy>
 SMEMTILE_HOST_DEVICE constexpr long long stencil_slot_bytes(int elem_bytes, int radius) {
+  if (Policy::loader == StencilLoader::tma_row_classes && elem_bytes < 16) {  // RowClassHaloLayout's regions
+    const int stride = Policy::cols + 2 * Policy::halo_cols + detail::row_class_extra_cols(elem_bytes, Policy::halo_cols, radius);
+    return (static_cast<long long>(detail::row_class_start(Policy::rows + 2 * radius, stride, 16 / elem_bytes,
+                                                           128 / elem_bytes, 16 / elem_bytes)) * elem_bytes + 127) / 128 * 128;
+  }
   return (static_cast<long long>(Policy::rows + 2 * radius) * (Policy::cols + 2 * Policy::halo_cols) * elem_bytes +
           127) / 128 * 128;
 }
@@ -206,6 +216,10 @@ struct StencilPolicyCheck {
                 "stencil policy: halo rows must be whole 16-byte vectors (HaloCols * element bytes % 16 == 0)");
   static_assert(Policy::rank == 1 || Policy::tma_unit_bytes % ElemBytes == 0,
                 "stencil policy: a TMA element (TmaUnitBytes) holds whole elements");
+  static_assert(Policy::loader != StencilLoader::tma_row_classes ||
+                    (ElemBytes <= 8 && Policy::rows % (16 / (ElemBytes <= 8 ? ElemBytes : 8)) == 0),
+                "stencil policy: tma_row_classes takes elements of up to 8 bytes (16-byte ones are aligned) and "
+                "tile rows a multiple of 16 / ElemBytes (each tile's storage row j then holds one class of rows)");
   static_assert(Policy::compute == StencilCompute::points || Policy::compute == StencilCompute::box_strips ||
                     Shape == StencilShape::star,
                 "stencil policy: star_columns and star_strips compute star stencils only; box stencils take points "
@@ -278,7 +292,7 @@ struct DefaultStencilPolicy<2, ElemBytes, Radius, Shape, Loader, Tiles, Separabl
   static constexpr bool wide_units = large && (ElemBytes == 4 || ElemBytes == 1 || long_rows);  ///< TMA in 8-byte units
   static constexpr bool star = Shape == StencilShape::star;    ///< a star stencil
   static constexpr bool box_strips = (Radius <= 2 || (Radius <= 4 && ElemBytes <= 4)) &&
-                                     (ElemBytes >= 2 || Loader == StencilLoader::tma);  ///< a box's strips
+                                     (ElemBytes >= 2 || Loader != StencilLoader::cp_async);  ///< a box's strips
   static constexpr bool strips = star ? ElemBytes <= 4 : box_strips;                  ///< strips
   static constexpr int rows = large && ElemBytes == 2 && !long_rows                       ? 64
                               : large && ElemBytes == 1 && (Radius == 1 || (Separable && Radius == 2)) ? 48
@@ -475,16 +489,47 @@ struct StencilChoice {
 /// describe the array (arch::tma_map_error) and, in 3D under periodic, stencil_plane_offsets_fit,
 /// else the next.
 struct StencilCandidates {
-  StencilChoice choice[5];  ///< the policies, best first
+  StencilChoice choice[6];  ///< the policies, best first
   int count = 0;            ///< how many
 };
+
+/// The tiles a stencil loads by row classes (StencilLoader::tma_row_classes): those its TMA path
+/// takes on large arrays (long rows of halves, else the large tiles where the stencil takes them,
+/// else the standard ones); one kernel per stencil, whatever the array's size.
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+inline constexpr StencilTiles stencil_row_classes_tiles = stencil_long_rows_selected<Rank, ElemBytes, Radius, Shape> ? StencilTiles::long_rows
+                                                          : stencil_large_tiles_selected<Rank, Radius, Shape> &&
+                                                                    stencil_large_tiles_for<Rank, ElemBytes, Shape, Radius>(StencilTarget{})
+                                                              ? StencilTiles::large
+                                                              : StencilTiles::standard;
+
+/// Whether the selection takes TMA by row classes where TMA cannot read the array whole (rows off 16
+/// bytes), before the 2D stream: 2D stencils of elements up to 8 bytes but halves up to radius 2 and
+/// radius-2 stars of 4-byte elements, which the stream ran faster (docs/tuning.md, "rows off 16
+/// bytes by row classes").
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+inline constexpr bool stencil_row_classes_selected =
+    Rank == 2 && ElemBytes <= 8 && !(ElemBytes == 2 && Radius <= 2) &&
+    !(ElemBytes == 4 && Shape == StencilShape::star && Radius == 2);
+
+/// Dynamic shared memory of a stencil's row-classes policy (0: the selection takes none:
+/// stencil_row_classes_selected).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_row_classes_shared() {
+  if constexpr (stencil_row_classes_selected<Rank, ElemBytes, Radius, Shape>)
+    return stencil_shared_bytes<typename DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::tma_row_classes,
+                                                              stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>>::type>(ElemBytes, Radius);
+  else
+    return 0;
+}
 
 /// The candidates for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes on `gpu`:
 /// 1D: sync. 2D and 3D: TMA with the long rows where stencil_long_rows_selected and
 /// stencil_long_rows_for; TMA with the large tiles where the GPU has TMA (sm_90 and later), the
 /// shared memory for them, they differ (3D: radius 1 only), in 3D the stencil is a star, and the
-/// call takes them (stencil_large_tiles_for: the array's size); TMA with the standard tiles; the 2D stream where
-/// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
+/// call takes them (stencil_large_tiles_for: the array's size); TMA with the standard tiles; in 2D,
+/// TMA by row classes where stencil_row_classes_selected (arrays whose rows are off 16 bytes; the
+/// tiles of stencil_row_classes_tiles, where the shared memory suffices); the 2D stream where stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
 /// size and boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
@@ -505,6 +550,10 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
+  // Rows off 16 bytes (TMA cannot describe the array whole): the first TMA tiles, by row classes.
+  if (tma && stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>() > 0 &&
+      gpu.shared_per_block >= stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>())
+    c.choice[c.count++] = StencilChoice{StencilLoader::tma_row_classes, stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>};
   if (stencil_stream_selected(Rank, ElemBytes, Radius, Shape))
     c.choice[c.count++] = StencilChoice{StencilLoader::stream, StencilTiles::standard};
   c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
