@@ -137,19 +137,21 @@ std::vector<T> run_path(Path path, DeviceBuffer<T>& d_in, DeviceBuffer<T>& d_out
   return d_out.download();
 }
 
-// 1- and 2-byte elements: the forced stream (or the Selected path) equals the forced cp.async tiles
-// byte for byte over the whole allocation (pitch padding poisoned), with every element written (the
-// path run twice over two different poisons: a byte result may equal one of them). Extents around
-// `strip` x `run`; `tma_input`: the input's rows 16-byte aligned and whole 8-byte units, as a forced
-// TMA path in 8-byte units needs.
+// 1- and 2-byte elements: the forced stream (or the Selected path, or another forced path) equals the
+// forced cp.async tiles byte for byte over the whole allocation (pitch padding poisoned), with every
+// element written (the path run twice over two different poisons: a byte result may equal one of
+// them). Extents around `strip` x `run`, at least `min_rows` rows; `tma_input`: the input's rows
+// 16-byte aligned and whole 8-byte units, as a forced TMA path in 8-byte units needs.
 template <class T, int R, StencilShape S, int P, class Path = StencilForcedLoader<StencilLoader::stream>>
-void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_rows = 64, bool tma_input = false) {
+void stream_equals_tiles(int cases, std::mt19937& rng, int strip = 256, int run_rows = 64, bool tma_input = false,
+                         int min_rows = 1) {
   const auto op = random_op<T, 2, R, S>(rng);
-  INFO((std::is_same<Path, Selected>::value ? "selected" : "stream") << " against cp.async, " << sizeof(T)
-                                                                     << "-byte elements, radius " << R << ", policy "
-                                                                     << policy_name(P));
+  INFO((std::is_same<Path, Selected>::value ? "selected" : "forced path") << " against cp.async, " << sizeof(T)
+                                                                          << "-byte elements, radius " << R << ", policy "
+                                                                          << policy_name(P));
   for (int i = 0; i < cases; ++i) {
     Geometry g = stream_geometry(rng, i, strip, run_rows);
+    if (g.rows < min_rows) g = with_layout(rng, 2, 1, min_rows, g.cols);
     if (tma_input) with_tma_input<T>(g, rng);  // the long rows' and bytes' large tiles
     INFO("case " << i << ": " << g.describe());
     const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
@@ -216,36 +218,12 @@ void row_classes_cases(int cases, std::mt19937& rng) {
   }
 }
 
+// TMA by row classes forced on bytes and shorts: stream_equals_tiles with its tiles' extents.
 template <class T, int R, StencilShape S, int P, smemtile::StencilTiles Tiles>
 void row_classes_equal_tiles(int cases, std::mt19937& rng) {
-  using Forced = StencilForcedLoader<StencilLoader::tma_row_classes, Tiles>;
   using Policy = typename smemtile::DefaultStencilPolicy<2, static_cast<int>(sizeof(T)), R, S, StencilLoader::tma_row_classes, Tiles>::type;
-  const auto op = random_op<T, 2, R, S>(rng);
-  INFO("row classes against cp.async, " << sizeof(T) << "-byte elements, radius " << R << ", policy " << policy_name(P));
-  for (int i = 0; i < cases; ++i) {
-    Geometry g = stream_geometry(rng, i, Policy::cols, Policy::rows);
-    g = with_layout(rng, 2, 1, std::max(g.rows, 16 / static_cast<int>(sizeof(T))), g.cols);
-    INFO("case " << i << ": " << g.describe());
-    const std::size_t in_total = static_cast<std::size_t>(g.in_offset + g.in_span());
-    const std::size_t out_total = static_cast<std::size_t>(g.out_offset + g.out_span() + g.guard);
-    DeviceBuffer<T> d_in(in_total), d_out(out_total);
-    d_in.upload(random_inputs<T>(in_total, rng));
-    const auto run = [&](auto forced, int poison) {
-      REQUIRE_CUDA(cudaMemset(d_out.get(), poison, out_total * sizeof(T)));
-      return run_path<R, S, P>(forced, d_in, d_out, g, op);
-    };
-    const std::vector<T> rows = run(Forced{}, poison_byte);
-    const std::vector<T> again = run(Forced{}, 0x5a);
-    const std::vector<T> tiles = run(StencilForcedLoader<StencilLoader::cp_async>{}, poison_byte);
-    long long unwritten = 0;
-    for (int y = 0; y < g.rows; ++y)
-      for (int x = 0; x < g.cols; ++x) {
-        const std::size_t at = static_cast<std::size_t>(g.out_index(0, y, x));
-        unwritten += rows[at] != again[at];
-      }
-    CHECK(unwritten == 0);
-    CHECK(std::memcmp(rows.data(), tiles.data(), out_total * sizeof(T)) == 0);
-  }
+  stream_equals_tiles<T, R, S, P, StencilForcedLoader<StencilLoader::tma_row_classes, Tiles>>(
+      cases, rng, Policy::cols, Policy::rows, false, 16 / static_cast<int>(sizeof(T)));
 }
 
 TEST_CASE("device_stencil 2D: TMA by row classes, any pitch and base offset, every element size and policy") {
