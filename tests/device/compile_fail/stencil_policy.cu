@@ -11,6 +11,7 @@
 //   SMEMTILE_STENCIL_CASE 7  a valid stream policy of the caller's: accepted (the control)
 //   SMEMTILE_STENCIL_CASE 8  device_stencil with a SeparableStencilOp for a star stencil:
 //                            "a SeparableStencilOp is the op of a 2D or 3D box stencil"
+//   SMEMTILE_STENCIL_CASE 9  a 3D policy loading by row classes: "tma_row_classes loads 2D tiles only"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -43,6 +44,10 @@ constexpr int radius = 1;
 using P = StencilStreamPolicy<8, 1, 32, 8, 2>;
 constexpr StencilShape shape = StencilShape::box;
 constexpr int radius = 2;
+#elif SMEMTILE_STENCIL_CASE == 9
+using P = StencilTiledPolicy<3, StencilLoader::tma_row_classes, StencilCompute::points, 16, 64, 4, 2, 2, 4, 64>;
+constexpr StencilShape shape = StencilShape::star;
+constexpr int radius = 1;
 #else
 #if SMEMTILE_STENCIL_CASE == 8
 struct RowsOnce : SeparableStencilOp<RowsOnce> {
