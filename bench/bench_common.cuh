@@ -39,6 +39,17 @@ void print_device_once() {
   std::fflush(stdout);
 }
 
+// The current GPU's compute capability, major (what device_stencil's selection reads), asked once.
+int device_cc_major() {
+  static const int major = [] {
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrComputeCapabilityMajor, device));
+    return value;
+  }();
+  return major;
+}
+
 // ---- data: the fillers' hash ------------------------------------------------------------------------
 
 __device__ unsigned hash32(unsigned x) {  // lowbias32

@@ -6,7 +6,8 @@
 //                       write of every byte, as a stencil needs at least)
 //   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary, op); axes Boundary
 //                       {zero, clamp, periodic} and Path {selected: what device_stencil chooses (TMA on
-//                       sm_90 and later where TMA can describe the array, else the 2D stream where
+//                       sm_90 and later where TMA can describe the array, else TMA by row classes
+//                       where stencil_row_classes_selected, else the 2D stream where
 //                       stencil_stream_selected, else cp.async), cp.async and stream: forced with
 //                       StencilForcedLoader} (skipped for 1D, which has one path, stream for 3D, and
 //                       where the selected path is the forced one already)
@@ -633,10 +634,15 @@ void run_mode(nvbench::state& state, Impl impl, Extents e) {
     state.skip("the stream is a 2D path");
     return;
   }
-  // Rows TMA cannot describe select the stream where stencil_stream_selected, else cp.async.
-  const bool unaligned = e.nx * static_cast<long long>(sizeof(typename C::T)) % 16 != 0;
-  const bool stream_selected = smemtile::stencil_stream_selected(C::rank, sizeof(typename C::T), C::radius, C::shape);
-  if (unaligned && path != Path::selected && (path == Path::stream) == stream_selected) {
+  // Rows TMA cannot describe whole select TMA by row classes (2D, sm_90, where
+  // stencil_row_classes_selected), else the stream where stencil_stream_selected, else cp.async.
+  using T = typename C::T;
+  const bool unaligned = e.nx * static_cast<long long>(sizeof(T)) % 16 != 0;
+  const bool row_classes = smemtile::stencil_row_classes_selected<C::rank, sizeof(T), C::radius, C::shape> &&
+                           device_cc_major() >= 9 && e.ny >= 16 / static_cast<int>(sizeof(T));
+  const bool stream_selected =
+      !row_classes && smemtile::stencil_stream_selected(C::rank, sizeof(T), C::radius, C::shape);
+  if (unaligned && !row_classes && path != Path::selected && (path == Path::stream) == stream_selected) {
     state.skip("rows of this array are not multiples of 16 bytes: TMA cannot describe it, and the selected path is this one");
     return;
   }
