@@ -107,7 +107,8 @@ TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
 // starts at the 16-byte boundary at or before row c's first element, takes every Classes-th row
 // (a pitch of Classes rows: a multiple of 16 bytes) and as many columns as reach the row's end in
 // whole TMA units (reading at most to the end of the 16 bytes holding the array's last element);
-// cached like stencil_tma_map. nullptr, or why the array cannot be read so.
+// cached like stencil_tma_map. nullptr, or why the array cannot be read so. (Columns are contiguous:
+// device_stencil's argument check, stencil_argument_error, refused others before any dispatch.)
 template <class Policy, int Radius, class T>
 const char* stencil_row_class_maps(const GlobalArray<const T, 2>& in, RowClassTensorMaps<16 / sizeof(T)>* maps) {
   using Layout = StencilTileLayout2D<Policy, Radius, T>;
@@ -120,7 +121,6 @@ const char* stencil_row_class_maps(const GlobalArray<const T, 2>& in, RowClassTe
   }
   const long long rows = in.extent(0), cols = in.extent(1), pitch = in.stride(0);
   if (rows < classes) return "row classes need at least 16 bytes' worth of rows (16 / sizeof(T))";
-  if (in.stride(1) != 1) return "TMA needs the array's columns to be contiguous (stride(1) == 1)";
   if (pitch < cols) return "the array's pitch (stride(0)) is smaller than its number of columns";
   for (int c = 0; c < classes; ++c) {
     const unsigned long long first = reinterpret_cast<unsigned long long>(in.data_handle() + c * pitch);
@@ -304,7 +304,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
           ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
         }
       } else if (choice.loader == StencilLoader::tma_row_classes) {
-        if constexpr (stencil_row_classes_shared<rank, static_cast<int>(sizeof(T)), Radius, Shape>() > 0) {
+        if constexpr (stencil_row_classes_selected<rank, static_cast<int>(sizeof(T)), Radius, Shape>) {
           using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes,
                                                 stencil_row_classes_tiles<rank, static_cast<int>(sizeof(T)), Radius, Shape>, Op>;
           ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);

@@ -529,7 +529,8 @@ SMEMTILE_HOST_DEVICE constexpr long long stencil_row_classes_shared() {
 /// shared memory for them, they differ (3D: radius 1 only), in 3D the stencil is a star, and the
 /// call takes them (stencil_large_tiles_for: the array's size); TMA with the standard tiles; in 2D,
 /// TMA by row classes where stencil_row_classes_selected (arrays whose rows are off 16 bytes; the
-/// tiles of stencil_row_classes_tiles, where the shared memory suffices); the 2D stream where stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
+/// tiles of stencil_row_classes_tiles, where the shared memory suffices); the 2D stream where
+/// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
 /// size and boundary").
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
@@ -550,8 +551,8 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
-  // Rows off 16 bytes (TMA cannot describe the array whole): the first TMA tiles, by row classes.
-  if (tma && stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>() > 0 &&
+  // Rows off 16 bytes (TMA cannot describe the array whole): stencil_row_classes_tiles by row classes.
+  if (tma && stencil_row_classes_selected<Rank, ElemBytes, Radius, Shape> &&
       gpu.shared_per_block >= stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>())
     c.choice[c.count++] = StencilChoice{StencilLoader::tma_row_classes, stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>};
   if (stencil_stream_selected(Rank, ElemBytes, Radius, Shape))
