@@ -634,8 +634,9 @@ void run_mode(nvbench::state& state, Impl impl, Extents e) {
     state.skip("the stream is a 2D path");
     return;
   }
-  // Rows TMA cannot describe whole select TMA by row classes (2D, sm_90, where
-  // stencil_row_classes_selected), else the stream where stencil_stream_selected, else cp.async.
+  // Rows TMA cannot describe whole select TMA by row classes (sm_90, where
+  // stencil_row_classes_selected; the bench's volumes have dense planes), else the stream where
+  // stencil_stream_selected, else cp.async.
   using T = typename C::T;
   const bool unaligned = e.nx * static_cast<long long>(sizeof(T)) % 16 != 0;
   const bool row_classes = smemtile::stencil_row_classes_selected<C::rank, sizeof(T), C::radius, C::shape> &&

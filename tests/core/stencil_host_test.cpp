@@ -492,12 +492,15 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   // TMA by row classes and the stream, then cp.async.
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, rows_large, stream, cp_async});
   CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, rows_large, cp_async});
-  CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
-  // 3D boxes keep the standard planes.
+  CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, rows_large, cp_async});
+  // 3D boxes keep the standard planes; boxes of doubles (points) load no row classes.
   CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma, cp_async});
-  CHECK(candidates<3, 4, 1, StencilShape::box>(9, h100) == Choices{tma, cp_async});
+  CHECK(candidates<3, 4, 1, StencilShape::box>(9, h100) == Choices{tma, rows_standard, cp_async});
   // 3D beyond radius 1: the large planes are the standard ones, not tried twice.
+  // Row classes in 3D: stars of doubles, radius-1 stars and boxes of floats (not the float star strips).
   CHECK(candidates<3, 4, 4, StencilShape::star>(9, h100) == Choices{tma, cp_async});
+  CHECK(candidates<3, 8, 2, StencilShape::star>(9, h100) == Choices{tma, rows_standard, cp_async});
+  CHECK(candidates<3, 2, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, cp_async});
   // Every boundary policy takes the same candidates (TMA tiles at an edge get the policy's values
   // after they land: halo_frame_outside's cells only). Periodic alone reads the far side of the
   // array, fetched a step ahead (EdgeCells).
@@ -513,9 +516,9 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   };
   // 3D arrays below 2^26 points: the standard TMA planes first; at and above it the large ones; 2D keeps them.
   CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 256LL * 256 * 256})) ==
-        Choices{tma, cp_async});
+        Choices{tma, rows_standard, cp_async});
   CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 1LL << 26})) ==
-        Choices{tma_large, tma, cp_async});
+        Choices{tma_large, tma, rows_large, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::star>(StencilTarget{9, h100, 64 * 64})) ==
         Choices{tma_large, tma, rows_large, stream, cp_async});
   // 2D boxes of 4-byte elements: the large tiles on arrays of at least 2^26 points, whatever the
@@ -578,6 +581,7 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, stream, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});
+  CHECK(candidates<3, 8, 4, StencilShape::star>(12, ada) == Choices{tma, cp_async});  // 128 KB of row classes
   // No TMA (sm_80, sm_86, sm_89): the 2D stream where selected, cp.async.
   CHECK(candidates<2, 4, 1, StencilShape::star>(8, 163 * 1024) == Choices{stream, cp_async});
   CHECK(candidates<2, 8, 1, StencilShape::star>(8, 163 * 1024) == Choices{stream, cp_async});
@@ -926,6 +930,26 @@ TEST_CASE("RowClassHaloLayout: every row's class region, shift and columns, for 
   CHECK(RowClassHaloLayout<32, 128, 2, 4, 4>::extra_cols == 4);
   CHECK(RowClassHaloLayout<32, 128, 2, 16, 1>::extra_cols == 16);
   CHECK(smemtile::row_phase(13, 1, -2) == 11);
+  // Equal regions (3D sweeps): every region holds the largest class's rows, any class in any region.
+  using Equal = RowClassHaloLayout<32, 256, 1, 32, 4, true>;
+  using Fitted = RowClassHaloLayout<32, 256, 1, 32, 4>;
+  for (int j = 0; j < 4; ++j) {
+    CHECK(Equal::class_rows(j) == 9);
+    CHECK(Equal::class_start(j) == j * 9 * Equal::row_stride());
+  }
+  CHECK(Fitted::class_rows(3) == 8);
+  CHECK(Equal::box_bytes() == 4 * 9 * Equal::row_stride() * 4);
+  for (int r = -1; r < 33; ++r) CHECK(Equal::aligned_offset(r, 5) == Equal::class_start((r + 1) % 4) + (r + 1) / 4 * Equal::row_stride() + 32 + 5);
+  CHECK(smemtile::stencil_slot_bytes<Policy<3, 4, 1, StencilShape::star, StencilLoader::tma_row_classes, StencilTiles::large>>(4, 1) ==
+        Equal::storage_size() * 4);
+  // Offset codes: the offset in a tile of any phase, from one code.
+  for (int first = 0; first < 16; first += 4)
+    for (int pitch = 0; pitch < 16; pitch += 4)
+      for (int r = -1; r < 33; ++r) {
+        const Equal l{first, pitch};
+        CHECK(l.offset_of_code(Equal::offset_code(r, 7)) == l.offset(r, 7));
+        CHECK(Equal::offset_code(r, -1) >= 0);
+      }
   CHECK(smemtile::row_phase(0, 12, 5) == 12);
 }
 
@@ -934,7 +958,8 @@ TEST_CASE("stencil_row_classes_selected: 2D, elements up to 8 bytes, where the s
     INFO("radius " << r);
     CHECK(smemtile::stencil_row_classes_selected<2, 1, 1, StencilShape::box>);
     CHECK(smemtile::stencil_row_classes_selected<2, 8, 1, StencilShape::star>);
-    CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 4, 1, StencilShape::star>);
+    CHECK(smemtile::stencil_row_classes_selected<3, 8, 1, StencilShape::star>);
+    CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 2, 1, StencilShape::star>);
     CHECK_FALSE(smemtile::stencil_row_classes_selected<1, 4, 1, StencilShape::star>);
     CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 16, 1, StencilShape::star>);
   }
@@ -944,11 +969,28 @@ TEST_CASE("stencil_row_classes_selected: 2D, elements up to 8 bytes, where the s
   CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::star>);
   CHECK(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::box>);
   CHECK(smemtile::stencil_row_classes_selected<2, 4, 3, StencilShape::star>);
-  // Their tiles: the TMA path's on large arrays, rows a multiple of 16 / E; none for 3D.
+  // 3D boxes: radius 1 of 4-byte elements (box strips); the others compute points.
+  CHECK(smemtile::stencil_row_classes_selected<3, 4, 1, StencilShape::box>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 8, 1, StencilShape::box>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 4, 2, StencilShape::box>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 4, 2, StencilShape::star>);  // star strips
+  CHECK(smemtile::stencil_row_classes_selected<3, 8, 4, StencilShape::star>);
+  CHECK(smemtile::stencil_row_classes_tiles_for<3, 4, 1, StencilShape::star>(StencilTarget{9, 0, 1LL << 20}) ==
+        StencilTiles::standard);
+  CHECK(smemtile::stencil_row_classes_tiles_for<2, 4, 1, StencilShape::star>(StencilTarget{9, 0, 1LL << 20}) ==
+        StencilTiles::large);
+  // Their tiles: the TMA path's on large arrays, rows a multiple of 16 / E.
   CHECK(smemtile::stencil_row_classes_tiles<2, 1, 1, StencilShape::box> == StencilTiles::large);
   CHECK(smemtile::stencil_row_classes_tiles<2, 4, 3, StencilShape::box> == StencilTiles::standard);
   CHECK(Policy<2, 1, 1, StencilShape::box, StencilLoader::tma_row_classes, StencilTiles::large>::rows % 16 == 0);
-  CHECK(smemtile::stencil_row_classes_shared<3, 4, 1, StencilShape::star>() == 0);
+  CHECK(smemtile::stencil_row_classes_tiles<3, 4, 1, StencilShape::star> == StencilTiles::large);
+  CHECK(smemtile::stencil_row_classes_tiles<3, 4, 1, StencilShape::box> == StencilTiles::standard);
+  CHECK(Policy<3, 4, 1, StencilShape::star, StencilLoader::tma_row_classes, StencilTiles::large>::compute ==
+        smemtile::StencilCompute::star_columns);
+  CHECK(Policy<3, 4, 4, StencilShape::star, StencilLoader::tma_row_classes, StencilTiles::standard>::compute ==
+        smemtile::StencilCompute::star_strips);
+  CHECK(smemtile::stencil_row_classes_shared<3, 4, 1, StencilShape::star>() <= smemtile::max_shared_bytes_per_block);
+  CHECK(smemtile::stencil_row_classes_shared<3, 2, 1, StencilShape::star>() == 0);
   CHECK(smemtile::stencil_row_classes_shared<2, 2, 1, StencilShape::star>() == 0);
   CHECK(smemtile::stencil_row_classes_shared<2, 1, 1, StencilShape::box>() <= smemtile::max_shared_bytes_per_block);
 }

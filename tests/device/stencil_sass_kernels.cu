@@ -102,6 +102,19 @@ template __global__ void stencil_2d_kernel<StarRows2D, 1, StencilShape::star, fl
 // cells outside the array copied within shared memory (EdgeCells).
 template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp, Box27, int);
+// 3D by row classes (volumes whose rows are off 16 bytes), under clamp: a 7-point float star on the
+// large planes (star columns: one 2D TMA box per class, element stores) and the 27-point box strips
+// (16-byte shared loads, two per shifted run; 8-byte stores off 16 bytes); no local memory.
+struct RowsHeat7 : Heat7 {};
+struct RowsBox27 : Box27 {};
+using Star3DRows = DefaultStencilPolicy<3, 4, 1, StencilShape::star, StencilLoader::tma_row_classes, StencilTiles::large>::type;
+using Box3DRows = DefaultStencilPolicy<3, 4, 1, StencilShape::box, StencilLoader::tma_row_classes>::type;
+template __global__ void stencil_3d_kernel<Star3DRows, 1, StencilShape::star, float, boundary::Clamp, RowsHeat7>(
+    const __grid_constant__ RowClassTensorMaps<4>, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp,
+    RowsHeat7, int);
+template __global__ void stencil_3d_kernel<Box3DRows, 1, StencilShape::box, float, boundary::Clamp, RowsBox27>(
+    const __grid_constant__ RowClassTensorMaps<4>, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp,
+    RowsBox27, int);
 }  // namespace smemtile::detail
 
 // device_stencil_steps's 2D float 5-point kernel, the default policy: the window's rows as 16-byte

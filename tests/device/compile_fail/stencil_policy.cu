@@ -11,7 +11,7 @@
 //   SMEMTILE_STENCIL_CASE 7  a valid stream policy of the caller's: accepted (the control)
 //   SMEMTILE_STENCIL_CASE 8  device_stencil with a SeparableStencilOp for a star stencil:
 //                            "a SeparableStencilOp is the op of a 2D or 3D box stencil"
-//   SMEMTILE_STENCIL_CASE 9  a 3D policy loading by row classes: "tma_row_classes loads 2D tiles only"
+//   SMEMTILE_STENCIL_CASE 9  a 3D points policy loading by row classes: "3D planes by tma_row_classes are computed by"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;

@@ -103,15 +103,16 @@ TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
   return made;
 }
 
-// The row classes' tensor maps of Policy's tiles for a 2D array (core/row_class_layout.cuh): map c
-// starts at the 16-byte boundary at or before row c's first element, takes every Classes-th row
-// (a pitch of Classes rows: a multiple of 16 bytes) and as many columns as reach the row's end in
-// whole TMA units (reading at most to the end of the 16 bytes holding the array's last element);
-// cached like stencil_tma_map. nullptr, or why the array cannot be read so. (Columns are contiguous:
+// The row classes' tensor maps of Policy's tiles (core/row_class_layout.cuh) for a 2D array, or for
+// a 3D array whose planes are dense (its rows one array of depth * rows rows): map c starts at the
+// 16-byte boundary at or before row c's first element, takes every Classes-th row (a pitch of
+// Classes rows: a multiple of 16 bytes) and as many columns as reach the row's end in whole TMA
+// units (reading at most to the end of the 16 bytes holding the array's last element); cached like
+// stencil_tma_map. nullptr, or why the array cannot be read so. (Columns are contiguous:
 // device_stencil's argument check, stencil_argument_error, refused others before any dispatch.)
-template <class Policy, int Radius, class T>
-const char* stencil_row_class_maps(const GlobalArray<const T, 2>& in, RowClassTensorMaps<16 / sizeof(T)>* maps) {
-  using Layout = StencilTileLayout2D<Policy, Radius, T>;
+template <class Policy, int Radius, class T, std::size_t Rank>
+const char* stencil_row_class_maps(const GlobalArray<const T, Rank>& in, RowClassTensorMaps<16 / sizeof(T)>* maps) {
+  using Layout = std::conditional_t<Rank == 2, StencilTileLayout2D<Policy, Radius, T>, StencilPlaneLayout3D<Policy, Radius, T>>;
   constexpr int E = static_cast<int>(sizeof(T)), classes = Layout::classes, unit_elems = Policy::tma_unit_bytes / E;
   const StencilMapKey key = stencil_map_key(in);
   thread_local StencilMapCache<RowClassTensorMaps<classes>> cache;
@@ -119,9 +120,18 @@ const char* stencil_row_class_maps(const GlobalArray<const T, 2>& in, RowClassTe
     *maps = *hit;
     return nullptr;
   }
-  const long long rows = in.extent(0), cols = in.extent(1), pitch = in.stride(0);
+  constexpr int last = static_cast<int>(Rank) - 1;
+  const long long cols = in.extent(last), pitch = in.stride(last - 1);
+  long long rows = in.extent(last - 1);
+  if constexpr (Rank == 3) {
+    if (in.stride(0) != in.extent(1) * pitch)
+      return "row classes read a volume's planes as one array of rows: stride(0) must be extent(1) * stride(1)";
+    if ((in.extent(0) + Radius + 1) * rows + Policy::rows > INT_MAX)
+      return "row classes index a volume's rows in int: depth * rows must stay below 2^31 - 1";
+    rows *= in.extent(0);
+  }
   if (rows < classes) return "row classes need at least 16 bytes' worth of rows (16 / sizeof(T))";
-  if (pitch < cols) return "the array's pitch (stride(0)) is smaller than its number of columns";
+  if (pitch < cols) return "the array's pitch (stride of its rows) is smaller than its number of columns";
   for (int c = 0; c < classes; ++c) {
     const unsigned long long first = reinterpret_cast<unsigned long long>(in.data_handle() + c * pitch);
     const long long shift = static_cast<long long>(first & 15u) / E;
@@ -209,7 +219,7 @@ LaunchStatus launch_stencil_stream(GlobalArray<const T, 2> in, GlobalArray<T, 2>
 // 3D: one block per xy tile and chunk of planes (stencil_chunk_planes: at most Policy::planes,
 // balanced over the blocks resident at once).
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
-LaunchStatus launch_stencil_3d(const DeviceLimits& device, const CUtensorMap& map, GlobalArray<const T, 3> in,
+LaunchStatus launch_stencil_3d(const DeviceLimits& device, const StencilMaps3D<Policy, T>& map, GlobalArray<const T, 3> in,
                                GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream) {
   constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
   constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
@@ -239,10 +249,17 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
     *launched = launch_stencil_stream<Policy, Radius, Shape>(in, out, boundary, op, stream);
     return true;
   } else if constexpr (Policy::loader == StencilLoader::tma_row_classes) {
-    static_assert(Rank == 2 && sizeof(T) <= 8, "smemtile::device_stencil: tma_row_classes loads 2D arrays of elements up to 8 bytes");
-    StencilMaps2D<Policy, T> maps;
-    if ((*why = stencil_row_class_maps<Policy, Radius, T>(in, &maps))) return false;
-    *launched = launch_stencil_2d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
+    static_assert(sizeof(T) <= 8, "smemtile::device_stencil: tma_row_classes loads elements of up to 8 bytes");
+    RowClassTensorMaps<16 / sizeof(T)> maps;
+    if constexpr (Rank == 3 && edge_source<Boundary> == EdgeSource::far) {
+      if (!stencil_plane_offsets_fit(in.extent(1), in.extent(2), in.stride(1))) {
+        *why = "periodic edges are read by 32-bit offsets within a plane, and a plane spans more than 2^31 elements";
+        return false;
+      }
+    }
+    if ((*why = stencil_row_class_maps<Policy, Radius, T, Rank>(in, &maps))) return false;
+    if constexpr (Rank == 2) *launched = launch_stencil_2d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
+    else *launched = launch_stencil_3d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
     return true;
   } else {
     CUtensorMap map{};
@@ -305,9 +322,15 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
         }
       } else if (choice.loader == StencilLoader::tma_row_classes) {
         if constexpr (stencil_row_classes_selected<rank, static_cast<int>(sizeof(T)), Radius, Shape>) {
-          using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes,
-                                                stencil_row_classes_tiles<rank, static_cast<int>(sizeof(T)), Radius, Shape>, Op>;
-          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+          // The stencil's row-classes tiles, or in 3D the standard planes (stencil_row_classes_tiles_for).
+          constexpr StencilTiles tiles = stencil_row_classes_tiles<rank, static_cast<int>(sizeof(T)), Radius, Shape>;
+          if (choice.tiles == tiles) {
+            using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes, tiles, Op>;
+            ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+          } else if constexpr (rank == 3 && tiles != StencilTiles::standard) {
+            using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes, StencilTiles::standard, Op>;
+            ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+          }
         }
       } else if (choice.tiles == StencilTiles::standard) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma>;

@@ -86,8 +86,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   };
   const auto start = [&](int t, int slot) {
     if constexpr (RowClasses) {
+      constexpr int classes = Layout::classes, first_class = ((classes - Radius) % classes + classes) % classes;
       start_tma_row_classes<T, Layout, Policy::tma_unit_bytes, Policy::warps>(
-          map, landed[slot], ring[slot].data(), origin_of(t) - Coord{Radius, Policy::halo_cols});
+          map, landed[slot], ring[slot].data(), origin_of(t).row - Radius, first_class, origin_of(t).col - Policy::halo_cols);
     } else if constexpr (UseTma) {
       start_tma<T, Layout, false, Policy::tma_unit_bytes>(map, landed[slot], ring[slot].data(), 0,
                                                           origin_of(t) - layout_reach(Layout{}));

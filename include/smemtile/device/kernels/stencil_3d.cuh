@@ -13,6 +13,7 @@
 #include "../../block/thread_group.cuh"   // FixedThreadBlock
 #include "../../core/global_view.cuh"     // plane
 #include "../../core/halo_layout.cuh"     // HaloLayout
+#include "../../core/row_class_layout.cuh"  // RowClassHaloLayout, row_phase
 #include "../tuning/stencil_policy.cuh"   // StencilLoader, StencilCompute, stencil_ring_slots
 #include "stencil_common.cuh"             // TileRing, element, stencil_point
 #include "stencil_strips.cuh"             // load_strip, store_strip, strip_side
@@ -69,6 +70,39 @@ struct StarStripNeighborhood : StarZColumn<Radius, T> {
     return up_down[(dy < 0 ? Radius + dy : Radius + dy - 1) * Strip + s];
   }
 };
+// The planes of one block's sweep along z: sweep plane k is plane first - Radius + k.
+template <int Radius, class Boundary>
+struct SweepChunk {
+  int first;  // the chunk's first plane
+  int depth;  // the volume's planes
+
+  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
+  SMEMTILE_DEVICE int source(int k) const {
+    const int z = first - Radius + k;
+    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : boundary_source_index<Boundary>(z, depth);
+    else return z;
+  }
+};
+
+// A sweep's ring of planes: sweep plane k in slot k % Slots (TileRing), with its layout: the static
+// one, or by row classes (RowClassHaloLayout) the 16-byte phase of its interior row 0, which is row
+// source * rows + origin.row of the volume's rows (planes dense: one array of rows).
+template <int Slots, class T, class Layout, class Chunk>
+struct SweepRing : TileRing<T, Layout> {
+  Chunk chunk;
+  int origin_phase = 0;  // row classes: the phase of plane 0's row origin.row
+  int plane_phase = 0;   // row classes: the bytes from a plane to the next, mod 16
+  int pitch_phase = 0;   // row classes: the bytes from a row to the next, mod 16
+
+  SMEMTILE_DEVICE TileRef<T, Layout> plane(int k) const {
+    if constexpr (shifts_rows<Layout>)
+      return TileRef<T, Layout>{(*this)[k % Slots].data(),
+                                Layout{row_phase(origin_phase, plane_phase, chunk.source(k)), pitch_phase}};
+    else
+      return (*this)[k % Slots];
+  }
+};
+
 // StencilCompute::points (boxes): plane z from the 2 Radius + 1 planes k - 2 Radius ... k.
 template <class Policy, int Radius, StencilShape Shape, int Slots, class T, class Layout, class Op, class Out>
 SMEMTILE_DEVICE void sweep_points(TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op, Out& out, int out_rows,
@@ -92,11 +126,12 @@ SMEMTILE_DEVICE void sweep_points(TileRing<T, Layout> ring, int k, Coord origin,
 // from the columns and the centre plane k - Radius. SkipOutside: points outside the array push
 // zero instead of reading plane k, whose cells outside may be being written meanwhile (a TMA
 // plane's policy values, written after the step's barrier: stencil_3d_kernel).
-template <class Policy, int Radius, int Slots, bool SkipOutside, class T, class Layout, class Column, class Op, class Out>
-SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring, int k, Coord origin, int z, Op& op,
-                                        Out& out, int out_rows, int out_cols) {
+template <class Policy, int Radius, int Slots, bool SkipOutside, class T, class Layout, class Chunk, class Column, class Op,
+          class Out>
+SMEMTILE_DEVICE void sweep_star_columns(Column& column, SweepRing<Slots, T, Layout, Chunk> ring, int k, Coord origin, int z,
+                                        Op& op, Out& out, int out_rows, int out_cols) {
   constexpr int rows = Policy::rows, warps = Policy::warps;
-  const TileRef<T, Layout> newest = ring[k % Slots];
+  const TileRef<T, Layout> newest = ring.plane(k);
 #pragma unroll
   for (int j = 0; j < rows / warps; ++j)
 #pragma unroll
@@ -111,7 +146,7 @@ SMEMTILE_DEVICE void sweep_star_columns(Column& column, TileRing<T, Layout> ring
         column[j][i][2 * Radius] = newest(p.row, p.col);
     }
   if (k < 2 * Radius) return;
-  const TileRef<T, Layout> centre = ring[(k - Radius) % Slots];
+  const TileRef<T, Layout> centre = ring.plane(k - Radius);
 #pragma unroll
   for (int j = 0; j < rows / warps; ++j)
 #pragma unroll
@@ -138,14 +173,16 @@ SMEMTILE_DEVICE Coord strip_position() {
 // plane k - Radius: `row`, the strip's row with strip_side values on each side, and `up_down`, its
 // columns in the Radius rows above and below. The register arrays come from the kernel: declared
 // in this function, they were assigned registers in another order (docs/tuning.md, "SASS guard").
-template <class Policy, int Radius, int Slots, class T, class Layout, int Strip, int RowValues, class Op, class Out>
+template <class Policy, int Radius, int Slots, class T, class Layout, class Chunk, int Strip, int RowValues, class Op,
+          class Out>
 SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&newest)[Strip], T (&row)[RowValues],
-                                       T (&up_down)[2 * Radius][Strip], T (&result)[Strip], TileRing<T, Layout> ring,
-                                       int k, Coord origin, int z, Op& op, Out& out, int out_rows, int out_cols) {
+                                       T (&up_down)[2 * Radius][Strip], T (&result)[Strip],
+                                       SweepRing<Slots, T, Layout, Chunk> ring, int k, Coord origin, int z, Op& op,
+                                       Out& out, int out_rows, int out_cols) {
   constexpr int side = strip_side<T>(Radius);
   static_assert(Strip * sizeof(T) == 16 && RowValues == Strip + 2 * side, "a strip and its row");
   const Coord at = strip_position<Policy, Strip>();
-  load_strip<T, Layout, Strip>(ring[k % Slots], at.row, at.col, newest);
+  load_strip<T, Layout, Strip>(ring.plane(k), at.row, at.col, newest);
 #pragma unroll
   for (int i = 0; i < Strip; ++i) {
 #pragma unroll
@@ -153,7 +190,7 @@ SMEMTILE_DEVICE void sweep_star_strips(T (&column)[Strip][2 * Radius + 1], T (&n
     column[i][2 * Radius] = newest[i];
   }
   if (k < 2 * Radius) return;
-  const TileRef<T, Layout> centre = ring[(k - Radius) % Slots];
+  const TileRef<T, Layout> centre = ring.plane(k - Radius);
 #pragma unroll
   for (int q = 0; q < RowValues / Strip; ++q)
     load_strip<T, Layout, Strip>(centre, at.row, at.col - side + q * Strip, row + q * Strip);
@@ -199,12 +236,12 @@ SMEMTILE_DEVICE void load_box_strip_row(TileRef<T, Layout> plane, Coord at, int 
   row[Strip + 1] = plane(at.row - 1 + dy, at.col + Strip);
 }
 
-template <class Policy, int Slots, int Strip, class T, class Layout, class Op, class Out>
-SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], TileRing<T, Layout> ring, int k, Coord origin,
-                                      int z, Op& op, Out& out, int out_rows, int out_cols) {
+template <class Policy, int Slots, int Strip, class T, class Layout, class Chunk, class Op, class Out>
+SMEMTILE_DEVICE void sweep_box_strips(T (&window)[3][3][Strip + 2], SweepRing<Slots, T, Layout, Chunk> ring, int k,
+                                      Coord origin, int z, Op& op, Out& out, int out_rows, int out_cols) {
   static_assert(Strip * sizeof(T) == 16, "a strip is one 16-byte vector");
   const Coord at = strip_position<Policy, Strip>();
-  const TileRef<T, Layout> newest = ring[k % Slots];
+  const TileRef<T, Layout> newest = ring.plane(k);
 #pragma unroll
   for (int dy = 0; dy < 3; ++dy) {
 #pragma unroll
@@ -238,11 +275,11 @@ struct BoxStripWindow<true, Op, T, Strip, Width> {
 // box_strips for a SeparableStencilOp: plane k's three rows are read as in sweep_box_strips, each
 // reduced by across(), the three by down(), and the plane's partials pushed into the window; the
 // point is through() of the window's three planes.
-template <class Policy, int Slots, int Strip, class P, class T, class Layout, class Op, class Out>
-SMEMTILE_DEVICE void sweep_separable_box_strips(P (&window)[3][Strip], TileRing<T, Layout> ring, int k, Coord origin,
-                                                int z, const Op& op, Out& out, int out_rows, int out_cols) {
+template <class Policy, int Slots, int Strip, class P, class T, class Layout, class Chunk, class Op, class Out>
+SMEMTILE_DEVICE void sweep_separable_box_strips(P (&window)[3][Strip], SweepRing<Slots, T, Layout, Chunk> ring, int k,
+                                                Coord origin, int z, const Op& op, Out& out, int out_rows, int out_cols) {
   const Coord at = strip_position<Policy, Strip>();
-  const TileRef<T, Layout> newest = ring[k % Slots];
+  const TileRef<T, Layout> newest = ring.plane(k);
   using Row = typename BoxStripWindow<true, Op, T, Strip, Strip + 2>::Row;
   Row rows[3][Strip];
 #pragma unroll
@@ -266,27 +303,36 @@ SMEMTILE_DEVICE void sweep_separable_box_strips(P (&window)[3][Strip], TileRing<
   if (g.row < out_rows) store_strip<T, Strip>(&element(out, z, g.row, g.col), g.col, out_cols, result);
 }
 
-// The planes of one block's sweep along z: sweep plane k is plane first - Radius + k.
-template <int Radius, class Boundary>
-struct SweepChunk {
-  int first;  // the chunk's first plane
-  int depth;  // the volume's planes
+// The 3D kernel's plane layout: a HaloLayout, or where planes load by row classes a
+// RowClassHaloLayout of equal regions (the class of a plane's first row changes from plane to plane).
+template <class Policy, int Radius, class T>
+using StencilPlaneLayout3D = std::conditional_t<
+    Policy::loader == StencilLoader::tma_row_classes,
+    RowClassHaloLayout<Policy::rows, Policy::cols, Radius, Policy::halo_cols, static_cast<int>(sizeof(T)), true>,
+    HaloLayout<Policy::rows, Policy::cols, Radius, Policy::halo_cols>>;
 
-  // The plane a load reads for sweep plane k: itself, or under an index policy the plane it maps to.
-  SMEMTILE_DEVICE int source(int k) const {
-    const int z = first - Radius + k;
-    if constexpr (Boundary::maps_index) return z >= 0 && z < depth ? z : boundary_source_index<Boundary>(z, depth);
-    else return z;
-  }
-};
+// What the 3D kernel's tensor-map parameter is: one map (TMA; unused by cp.async) or one per row
+// class of the volume's rows.
+template <class Policy, class T>
+using StencilMaps3D = std::conditional_t<Policy::loader == StencilLoader::tma_row_classes,
+                                         RowClassTensorMaps<(sizeof(T) < 16 ? 16 / static_cast<int>(sizeof(T)) : 1)>,
+                                         CUtensorMap>;
 
-// Starts loading sweep plane k into ring slot k % Slots (cp.async: one commit group).
-template <class Policy, int Slots, class T, class Layout, class Boundary, class Chunk>
-SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long long (&landed)[Slots],
-                                       TileRing<T, Layout> ring, const GlobalArray<const T, 3>& in,
-                                       const Boundary& boundary, Coord origin, const Chunk& chunk, int k) {
+// Starts loading sweep plane k into ring slot k % Slots (cp.async: one commit group). By row
+// classes, the plane's rows are rows source * rows + row of the volume's rows.
+template <class Policy, int Slots, class T, class Layout, class Maps, class Boundary, class Chunk>
+SMEMTILE_DEVICE void start_sweep_plane(const Maps& map, unsigned long long (&landed)[Slots], TileRing<T, Layout> ring,
+                                       const GlobalArray<const T, 3>& in, const Boundary& boundary, Coord origin,
+                                       const Chunk& chunk, int k) {
   const int z = chunk.source(k);
-  if constexpr (Policy::loader == StencilLoader::tma) {
+  if constexpr (Policy::loader == StencilLoader::tma_row_classes) {
+    // Outside the volume its rows are zeros or another plane's: SweepEdges patches or fills them.
+    constexpr int classes = Layout::classes, reach = layout_reach(Layout{}).row;
+    const int first_row = z * static_cast<int>(in.extent(1)) + origin.row - reach;
+    start_tma_row_classes<T, Layout, Policy::tma_unit_bytes, Policy::warps>(
+        map, landed[k % Slots], ring[k % Slots].data(), first_row, (first_row % classes + classes) % classes,
+        origin.col - Policy::halo_cols);
+  } else if constexpr (Policy::loader == StencilLoader::tma) {
     // A plane outside the volume under a fill policy arrives as zeros (SweepEdges fills it).
     start_tma<T, Layout, true, Policy::tma_unit_bytes>(map, landed[k % Slots], ring[k % Slots].data(), z,
                                                        origin - layout_reach(Layout{}));
@@ -300,39 +346,45 @@ SMEMTILE_DEVICE void start_sweep_plane(const CUtensorMap& map, unsigned long lon
   }
 }
 
-// TMA under a policy other than zero, plane k landed (this thread waited for it): its cells
-// outside the array (`edge`), or under a fill policy the whole plane where it lies outside the
-// volume. Returns whether it filled a whole plane (the same for the whole block).
-template <class Policy, int Radius, int Slots, class T, class Layout, class Edge, class Boundary, class Chunk>
-SMEMTILE_DEVICE bool patch_plane(TileRing<T, Layout> ring, const Edge& edge, const Boundary& boundary, const Chunk& chunk,
+// TMA under a policy other than zero (by row classes, every policy), plane k landed (this thread
+// waited for it): its cells outside the array (`edge`), or under a fill policy the whole plane
+// where it lies outside the volume. Returns whether it filled a whole plane (the same for the
+// whole block).
+template <class Policy, int Radius, int Slots, class T, class Layout, class Chunk, class Edge, class Boundary>
+SMEMTILE_DEVICE bool patch_plane(SweepRing<Slots, T, Layout, Chunk> ring, const Edge& edge, const Boundary& boundary,
                                  Coord origin, int rows, int cols, int k) {
+  const TileRef<T, Layout> plane_k = ring.plane(k);
   if constexpr (!Boundary::maps_index) {
-    if (chunk.source(k) < 0 || chunk.source(k) >= chunk.depth) {
-      fill_plane_region<Policy::threads, Radius>(ring[k % Slots], origin, rows, cols, boundary);
+    if (ring.chunk.source(k) < 0 || ring.chunk.source(k) >= ring.chunk.depth) {
+      fill_plane_region<Policy::threads, Radius>(plane_k, origin, rows, cols, boundary);
       return true;
     }
   }
-  if (edge.any) edge.write(ring[k % Slots].data());
+  if (edge.any) edge.write(plane_k.data(), plane_k.layout());
   return false;
 }
 
-// TMA under a policy other than zero: the policy's values in a sweep's planes. Every plane of the
-// block's tile has the same EdgeCells (periodic's values loaded a step ahead); a fill policy's
-// planes outside the volume are filled whole. Each thread writes plane k between its wait for the
-// plane and the step's barrier (before_barrier), except under star columns, which read plane k's
-// edge cells first as the centre plane, Radius steps and so at least one barrier later: they write
-// after the barrier (after_barrier), overlapping the compute, and their push skips points outside
-// (a whole plane filled takes a barrier of its own). Without a patch every call is empty.
+// TMA under a policy other than zero, and by row classes under every policy (a class's rows beyond
+// the array hold other rows' values, not zeros): the policy's values in a sweep's planes. Every
+// plane of the block's tile has the same EdgeCells (periodic's values loaded a step ahead; by row
+// classes as offset codes, each plane's phase applied when written); a fill policy's planes
+// outside the volume are filled whole. Each thread writes plane k between its wait for the plane
+// and the step's barrier (before_barrier), except under star columns, which read plane k's edge
+// cells first as the centre plane, Radius steps and so at least one barrier later: they write after
+// the barrier (after_barrier), overlapping the compute, and their push skips points outside (a whole
+// plane filled takes a barrier of its own). Without a patch every call is empty.
 template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary>
 struct SweepEdges {
-  static constexpr bool active = Policy::loader == StencilLoader::tma && !Boundary::is_zero;
+  static constexpr bool row_classes = Policy::loader == StencilLoader::tma_row_classes;
+  static constexpr bool active = (Policy::loader == StencilLoader::tma && !Boundary::is_zero) || row_classes;
   static constexpr bool columns = Policy::compute == StencilCompute::star_columns;
+  using Chunk = SweepChunk<Radius, Boundary>;
   const GlobalArray<const T, 3>& in;
   const Boundary& boundary;
-  const SweepChunk<Radius, Boundary>& chunk;
+  const Chunk& chunk;
   Coord origin;
   int rows, cols, planes;  // plane extents; sweep planes of the chunk
-  EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
+  EdgeCells<Policy::threads, Radius, T, Layout, Boundary, row_classes> edge;
 
   SMEMTILE_DEVICE void plan() {
     if constexpr (active) edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
@@ -347,18 +399,34 @@ struct SweepEdges {
     if constexpr (edge_source<Boundary> == EdgeSource::far) return &element(in, chunk.source(k), 0, 0);
     else return nullptr;  // the other policies read no plane
   }
-  SMEMTILE_DEVICE void before_barrier(TileRing<T, Layout> ring, int k) {
-    if constexpr (active && !columns) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, chunk, origin, rows, cols, k);
+  SMEMTILE_DEVICE void before_barrier(SweepRing<Slots, T, Layout, Chunk> ring, int k) {
+    if constexpr (active && !columns) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, origin, rows, cols, k);
   }
-  SMEMTILE_DEVICE void after_barrier(TileRing<T, Layout> ring, int k) {
+  SMEMTILE_DEVICE void after_barrier(SweepRing<Slots, T, Layout, Chunk> ring, int k) {
     if constexpr (active) {
       if constexpr (columns) {
-        if (patch_plane<Policy, Radius, Slots>(ring, edge, boundary, chunk, origin, rows, cols, k)) __syncthreads();
+        if (patch_plane<Policy, Radius, Slots>(ring, edge, boundary, origin, rows, cols, k)) __syncthreads();
       }
       fetch(k + 1);  // periodic: plane k's cells are written, their registers free
     }
   }
 };
+
+// The sweep ring of the block at `origin`: by row classes with the phases of its planes' rows
+// (core/row_class_layout.cuh: the volume's planes are dense, one array of rows `pitch` apart).
+template <int Slots, class T, class Layout, class Chunk>
+SMEMTILE_DEVICE SweepRing<Slots, T, Layout, Chunk> sweep_ring(const GlobalArray<const T, 3>& in, const Chunk& chunk,
+                                                              Coord origin) {
+  SweepRing<Slots, T, Layout, Chunk> ring{{aligned_dynamic_shared()}, chunk};
+  if constexpr (shifts_rows<Layout>) {
+    const auto bytes = [](long long elements) { return static_cast<int>((elements * static_cast<long long>(sizeof(T))) & 15); };
+    ring.pitch_phase = bytes(in.stride(1));
+    ring.plane_phase = bytes(in.stride(0));
+    ring.origin_phase = row_phase(static_cast<int>(reinterpret_cast<unsigned long long>(in.data_handle()) & 15u),
+                                  ring.pitch_phase, origin.row);
+  }
+  return ring;
+}
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * chunk_planes ... (a chunk of at most
 // Policy::planes planes: stencil_chunk_planes), sweeping along z:
@@ -367,16 +435,18 @@ struct SweepEdges {
 // (box strips keep them in registers and read only plane k); a star keeps each point's values
 // along z in registers (plane k's pushed in at step k) and reads only the centre plane k - Radius,
 // so its ring is shorter. The slot a step loads into was last read two steps before (one barrier
-// per step). Policy: a StencilTiledPolicy of rank 3.
+// per step). Policy: a StencilTiledPolicy of rank 3; `map` is TMA's where it loads with TMA (the
+// row classes' maps for tma_row_classes).
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
-    stencil_3d_kernel(const __grid_constant__ CUtensorMap map, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
-                      Boundary boundary, Op op, int chunk_planes) {
-  constexpr bool UseTma = Policy::loader == StencilLoader::tma;
+    stencil_3d_kernel(const __grid_constant__ StencilMaps3D<Policy, T> map, GlobalArray<const T, 3> in,
+                      GlobalArray<T, 3> out, Boundary boundary, Op op, int chunk_planes) {
+  constexpr bool UseTma = Policy::loader == StencilLoader::tma || Policy::loader == StencilLoader::tma_row_classes;
   constexpr int rows = Policy::rows, cols = Policy::cols, ahead = Policy::stages;
   constexpr int slots = stencil_ring_slots<Policy>(Radius);
-  using Layout = HaloLayout<rows, cols, Radius, Policy::halo_cols>;
-  const TileRing<T, Layout> ring{aligned_dynamic_shared()};
+  using Layout = StencilPlaneLayout3D<Policy, Radius, T>;
+  static_assert(!shifts_rows<Layout> || Policy::compute != StencilCompute::points,
+                "stencil 3D by row classes: the points scheme reads planes through one static layout");
   __shared__ unsigned long long landed[slots];
   if constexpr (UseTma) init_slot_barriers(landed);
   const int depth = static_cast<int>(out.extent(0));
@@ -386,6 +456,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const int z_last = z_first + chunk_planes < depth ? z_first + chunk_planes : depth;  // one past
   const int planes = z_last - z_first + 2 * Radius;
   const SweepChunk<Radius, Boundary> chunk{z_first, depth};
+  const SweepRing<slots, T, Layout, SweepChunk<Radius, Boundary>> ring = sweep_ring<slots, T, Layout>(in, chunk, origin);
   // Lambdas rather than direct calls: called directly, the loads compiled to other schedules
   // (docs/tuning.md, "SASS guard").
   const auto start = [&](int k) { start_sweep_plane<Policy>(map, landed, ring, in, boundary, origin, chunk, k); };

@@ -40,8 +40,8 @@ using strip_vector_t = typename StripVector<Strip * static_cast<int>(sizeof(T))>
 // Whether a layout shifts its rows (RowClassHaloLayout): readers add shift(row) to aligned_offset.
 template <class Layout>
 inline constexpr bool shifts_rows = false;
-template <int R, int C, int Re, int H, int E>
-inline constexpr bool shifts_rows<RowClassHaloLayout<R, C, Re, H, E>> = true;
+template <int R, int C, int Re, int H, int E, bool Q>
+inline constexpr bool shifts_rows<RowClassHaloLayout<R, C, Re, H, E, Q>> = true;
 
 // The Strip elements of an aligned run of a plane's row (Strip * sizeof(T) bytes), into registers.
 // A shifted row's 16 bytes straddle two aligned vectors: both are read and the run taken from them

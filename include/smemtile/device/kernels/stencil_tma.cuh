@@ -45,34 +45,35 @@ struct RowClassTensorMaps {
 };
 
 // TMA by row classes: the tile's boxes, one per class, into `slot_data` (a RowClassHaloLayout's
-// storage), completing on `landed`. `first` is the array (row, col) of the tile's storage row 0,
-// column 0; it lies on a multiple of Classes rows plus the layout's reach, so storage class j holds
-// array class (j - reach) mod Classes whatever the tile (the layout's rows are a multiple of
-// Classes). Lane 0 of warp w issues boxes w, w + Warps, ...: one thread issuing all sixteen boxes of
-// a byte tile held its warp, and at the next barrier the block, for as long as the others computed.
-// Thread 0 announces the whole tile's bytes first; a box may land before (the barrier's transaction
-// count goes below zero for a while; its phase waits for thread 0's arrival). The map counts
-// columns in TMA elements of UnitBytes.
+// storage), completing on `landed`. `first_row` is the array row of the tile's storage row 0 (in a
+// 3D sweep, the row of the volume's rows: plane * rows + row), `first_class` that row's class
+// (first_row mod Classes: a constant in 2D, whose tiles start on a multiple of Classes rows less the
+// reach), `col` the array column of storage column 0. Storage region j takes the rows of array
+// class (first_class + j) mod Classes. Lane 0 of warp w issues boxes w, w + Warps, ...: one thread
+// issuing all sixteen boxes of a byte tile held its warp, and at the next barrier the block, for as
+// long as the others computed. Thread 0 announces the whole tile's bytes first; a box may land
+// before (the barrier's transaction count goes below zero for a while; its phase waits for thread
+// 0's arrival). The map counts columns in TMA elements of UnitBytes.
 template <class T, class Layout, int UnitBytes, int Warps>
 SMEMTILE_DEVICE void start_tma_row_classes(const RowClassTensorMaps<Layout::classes>& maps, unsigned long long& landed,
-                                           T* slot_data, Coord first) {
-  constexpr int classes = Layout::classes, reach = Layout::reach().row;
-  SMEMTILE_CHECK(((first.row + reach) % classes + classes) % classes == 0, "stencil: a row-classes tile at row (row, -, -, -)",
-                 first.row, 0, 0, 0);
+                                           T* slot_data, int first_row, int first_class, int col) {
+  constexpr int classes = Layout::classes;
+  SMEMTILE_CHECK(first_class >= 0 && first_class < classes && (first_row - first_class) % classes == 0,
+                 "stencil: a row-classes tile at row (row, class, -, -)", first_row, first_class, 0, 0);
 #if SMEMTILE_HAS_TMA
   if (threadIdx.x % 32 != 0) return;
   const int warp = static_cast<int>(threadIdx.x) / 32;
   arch::fence_proxy_async_shared();  // earlier generic accesses to the slot come before the copies
   if (warp == 0) arch::mbarrier_arrive_expect_tx(&landed, static_cast<unsigned>(Layout::box_bytes()));
-  const int col = first.col / (UnitBytes / static_cast<int>(sizeof(T)));
+  const int unit_col = col / (UnitBytes / static_cast<int>(sizeof(T)));
 #pragma unroll
   for (int j = 0; j < classes; ++j) {
-    const int c = ((j - reach) % classes + classes) % classes;  // array class of storage class j
+    const int c = (first_class + j) % classes;  // array class of storage region j
     if (j % Warps == warp)
-      arch::tma_load_2d(slot_data + Layout::class_start(j), &maps.map[c], &landed, (first.row + j - c) / classes, col);
+      arch::tma_load_2d(slot_data + Layout::class_start(j), &maps.map[c], &landed, (first_row + j - c) / classes, unit_col);
   }
 #else
-  (void)maps, (void)landed, (void)slot_data, (void)first;
+  (void)maps, (void)landed, (void)slot_data, (void)first_row, (void)first_class, (void)col;
   __trap();
 #endif
 }
@@ -106,7 +107,9 @@ inline constexpr EdgeSource edge_source = !Boundary::maps_index                 
 // plane's), so that writing the cells (write) waits for no load. After a TMA load (zeros outside
 // the array) write gives the tile what the boundary says. Only what the policy needs is kept, in
 // registers, for the whole sweep: a far source shares its cell's int with the tile's sources.
-template <int Threads, int Radius, class T, class Layout, class Boundary>
+// Coded (a RowClassHaloLayout whose planes differ in phase: a 3D sweep by row classes): the
+// offsets are kept as the layout's offset codes, and write() takes the plane's layout to decode them.
+template <int Threads, int Radius, class T, class Layout, class Boundary, bool Coded = false>
 struct EdgeCells {
   static constexpr EdgeSource kind = edge_source<Boundary>;
   static constexpr int per_thread =
@@ -150,13 +153,13 @@ struct EdgeCells {
       const int k = static_cast<int>(threadIdx.x) + i * Threads;
       if (k >= frame.cells()) break;
       const Coord cell = frame.cell(k);
-      at[i] = layout.offset(cell.row, cell.col);
+      at[i] = offset(layout, cell.row, cell.col);
       if constexpr (kind != EdgeSource::fill) {
         const Coord from = boundary_source<Boundary>(origin + cell, rows, cols), local = from - origin;
         const bool held = Layout::contains(local.row, local.col);
         SMEMTILE_CHECK(kind == EdgeSource::far || held, "stencil: a clamp or reflect source outside the tile",
                        local.row, local.col, origin.row, origin.col);
-        source[i] = held ? layout.offset(local.row, local.col) : -1;
+        source[i] = held ? offset(layout, local.row, local.col) : -1;
         if constexpr (kind == EdgeSource::far) {
           if (!held) {
             const long long offset = static_cast<long long>(from.row) * pitch + from.col;
@@ -179,14 +182,25 @@ struct EdgeCells {
     }
   }
 
-  // The cells into the tile whose storage starts at `data`, after its load landed.
-  SMEMTILE_DEVICE void write(T* data) const {
+  // What plan keeps of (row, col): its storage offset, or (Coded) its offset code.
+  SMEMTILE_DEVICE static int offset(const Layout& layout, int row, int col) {
+    if constexpr (Coded) return Layout::offset_code(row, col);
+    else return layout.offset(row, col);
+  }
+
+  // The cells into the tile whose storage starts at `data`, after its load landed; Coded: the
+  // tile's `layout` decodes the offsets.
+  SMEMTILE_DEVICE void write(T* data, const Layout& layout = Layout{}) const {
+    const auto place = [&](int kept) {
+      if constexpr (Coded) return layout.offset_of_code(kept);
+      else return kept;
+    };
 #pragma unroll
     for (int i = 0; i < per_thread; ++i) {
       if (!has(i)) break;
-      if constexpr (kind == EdgeSource::fill) data[at[i]] = fill;
-      else if constexpr (kind == EdgeSource::tile) data[at[i]] = data[source[i]];
-      else data[at[i]] = source[i] >= 0 ? data[source[i]] : value[i];
+      if constexpr (kind == EdgeSource::fill) data[place(at[i])] = fill;
+      else if constexpr (kind == EdgeSource::tile) data[place(at[i])] = data[place(source[i])];
+      else data[place(at[i])] = source[i] >= 0 ? data[place(source[i])] : value[i];
     }
   }
 };

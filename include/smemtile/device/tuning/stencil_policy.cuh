@@ -19,8 +19,9 @@ namespace smemtile {
 /// How a stencil block moves its tiles from global memory into shared memory.
 enum class StencilLoader {
   tma,       ///< one TMA copy per tile or plane (sm_90 and later), the boundary written afterwards
-  tma_row_classes,  ///< 2D, rows off 16 bytes: one TMA copy per class of rows sharing a 16-byte
-                    ///< phase (core/row_class_layout.cuh), the rows' shifts added by the readers
+  tma_row_classes,  ///< rows off 16 bytes: one TMA copy per class of rows sharing a 16-byte phase
+                    ///< (core/row_class_layout.cuh), the rows' shifts added by the readers; 3D:
+                    ///< dense planes (a volume's rows are one array), strip and column schemes
   cp_async,  ///< every thread starts cp.async copies (sm_80 and later; synchronous before)
   sync,      ///< every thread loads and stores (copy_global_to_tile)
   stream     ///< 2D: each warp streams a strip of columns down the rows in registers (no shared
@@ -84,8 +85,9 @@ struct StencilTiledPolicy {
   static constexpr int planes = Planes;               ///< 3D: planes per block along z
   static_assert(Rank == 2 || Rank == 3, "StencilTiledPolicy: rank 2 or 3 (1D arrays take a Stencil1DPolicy)");
   static_assert(Loader != StencilLoader::sync, "StencilTiledPolicy: the 2D and 3D kernels load with tma or cp_async");
-  static_assert(Loader != StencilLoader::tma_row_classes || Rank == 2,
-                "StencilTiledPolicy: tma_row_classes loads 2D tiles only (3D arrays off 16 bytes take cp_async)");
+  static_assert(Loader != StencilLoader::tma_row_classes || Rank == 2 || Compute != StencilCompute::points,
+                "StencilTiledPolicy: 3D planes by tma_row_classes are computed by star_columns, star_strips or "
+                "box_strips (the points scheme reads every plane through one static layout)");
   static_assert(Threads == 256,
                 "StencilTiledPolicy: the 2D and 3D kernels are written for 8 warps (256 threads); their thread "
                 "mappings (stencil_point, the strips) take the warp count from here, so change it with them");
@@ -188,7 +190,8 @@ SMEMTILE_HOST_DEVICE constexpr long long stencil_slot_bytes(int elem_bytes, int 
   if (Policy::loader == StencilLoader::tma_row_classes && elem_bytes < 16) {  // RowClassHaloLayout's regions
     const int stride = Policy::cols + 2 * Policy::halo_cols + detail::row_class_extra_cols(elem_bytes, Policy::halo_cols, radius);
     return (static_cast<long long>(detail::row_class_start(Policy::rows + 2 * radius, stride, 16 / elem_bytes,
-                                                           128 / elem_bytes, 16 / elem_bytes)) * elem_bytes + 127) / 128 * 128;
+                                                           128 / elem_bytes, 16 / elem_bytes, Policy::rank == 3)) *
+                elem_bytes + 127) / 128 * 128;
   }
   return (static_cast<long long>(Policy::rows + 2 * radius) * (Policy::cols + 2 * Policy::halo_cols) * elem_bytes +
           127) / 128 * 128;
@@ -347,11 +350,12 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles, Separabl
                                      rows == 8 * (32 / (cols / 4));                     ///< whole strips per warp
   static constexpr bool strips = star && Radius >= 2 && strips_fit;                     ///< star strips
   static constexpr bool box_strips = !star && Radius == 1 && strips_fit;                ///< box strips
-  static constexpr int min_blocks = Loader != StencilLoader::tma ? 2
-                                    : wide                       ? (ElemBytes == 4 ? 1 : 2)
+  static constexpr bool row_classes = Loader == StencilLoader::tma_row_classes;  ///< shifted rows: more registers
+  static constexpr int min_blocks = Loader == StencilLoader::cp_async ? 2
+                                    : wide                       ? (ElemBytes == 4 || row_classes ? 1 : 2)
                                     : box_strips                 ? 3
                                     : Radius <= 2                ? 4
-                                    : star                       ? 3
+                                    : star                       ? (row_classes ? 2 : 3)
                                                                  : 2;  ///< __launch_bounds__
   /// the policy
   using type = StencilTiledPolicy<3, Loader,
@@ -506,19 +510,38 @@ inline constexpr StencilTiles stencil_row_classes_tiles = stencil_long_rows_sele
 /// Whether the selection takes TMA by row classes where TMA cannot read the array whole (rows off 16
 /// bytes), before the 2D stream: 2D stencils of elements up to 8 bytes but halves up to radius 2 and
 /// radius-2 stars of 4-byte elements, which the stream ran faster (docs/tuning.md, "rows off 16
-/// bytes by row classes").
+/// bytes by row classes"); 3D (dense planes) stars of doubles, radius-1 stars of floats (star
+/// columns) and radius-1 boxes of floats (box strips), measured ahead of cp.async; not the float
+/// star strips of radius 2 to 4 (shifted 16-byte reads of a dozen rows a plane: slower than
+/// cp.async) nor the points of wider boxes and boxes of doubles.
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 inline constexpr bool stencil_row_classes_selected =
-    Rank == 2 && ElemBytes <= 8 && !(ElemBytes == 2 && Radius <= 2) &&
-    !(ElemBytes == 4 && Shape == StencilShape::star && Radius == 2);
+    Rank == 2 ? ElemBytes <= 8 && !(ElemBytes == 2 && Radius <= 2) &&
+                    !(ElemBytes == 4 && Shape == StencilShape::star && Radius == 2)
+              : Rank == 3 && (Shape == StencilShape::star ? ElemBytes == 8 || (ElemBytes == 4 && Radius == 1)
+                                                          : ElemBytes == 4 && Radius == 1);
 
-/// Dynamic shared memory of a stencil's row-classes policy (0: the selection takes none:
-/// stencil_row_classes_selected).
+/// The tiles a call on `gpu` loads by row classes: stencil_row_classes_tiles, but in 3D the standard
+/// planes where the TMA path takes them too (stencil_large_tiles_for: smaller volumes).
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
-SMEMTILE_HOST_DEVICE constexpr long long stencil_row_classes_shared() {
+SMEMTILE_HOST_DEVICE constexpr StencilTiles stencil_row_classes_tiles_for(const StencilTarget& gpu) {
+  return Rank == 3 && !stencil_large_tiles_for<Rank, ElemBytes, Shape, Radius>(gpu)
+             ? StencilTiles::standard
+             : stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>;
+}
+
+/// Dynamic shared memory of a stencil's row-classes policy with `tiles` (0: the selection takes
+/// none: stencil_row_classes_selected).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+SMEMTILE_HOST_DEVICE constexpr long long stencil_row_classes_shared(
+    StencilTiles tiles = stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>) {
+  constexpr StencilLoader rows = StencilLoader::tma_row_classes;
   if constexpr (stencil_row_classes_selected<Rank, ElemBytes, Radius, Shape>)
-    return stencil_shared_bytes<typename DefaultStencilPolicy<2, ElemBytes, Radius, Shape, StencilLoader::tma_row_classes,
-                                                              stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>>::type>(ElemBytes, Radius);
+    return tiles == StencilTiles::standard
+               ? stencil_shared_bytes<typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, rows>::type>(ElemBytes, Radius)
+               : stencil_shared_bytes<typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, rows,
+                                                                    stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>>::type>(
+                     ElemBytes, Radius);
   else
     return 0;
 }
@@ -551,10 +574,11 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
-  // Rows off 16 bytes (TMA cannot describe the array whole): stencil_row_classes_tiles by row classes.
+  // Rows off 16 bytes (TMA cannot describe the array whole): stencil_row_classes_tiles_for by row classes.
+  const StencilTiles row_tiles = stencil_row_classes_tiles_for<Rank, ElemBytes, Radius, Shape>(gpu);
   if (tma && stencil_row_classes_selected<Rank, ElemBytes, Radius, Shape> &&
-      gpu.shared_per_block >= stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>())
-    c.choice[c.count++] = StencilChoice{StencilLoader::tma_row_classes, stencil_row_classes_tiles<Rank, ElemBytes, Radius, Shape>};
+      gpu.shared_per_block >= stencil_row_classes_shared<Rank, ElemBytes, Radius, Shape>(row_tiles))
+    c.choice[c.count++] = StencilChoice{StencilLoader::tma_row_classes, row_tiles};
   if (stencil_stream_selected(Rank, ElemBytes, Radius, Shape))
     c.choice[c.count++] = StencilChoice{StencilLoader::stream, StencilTiles::standard};
   c.choice[c.count++] = StencilChoice{StencilLoader::cp_async, StencilTiles::standard};
