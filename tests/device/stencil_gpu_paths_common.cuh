@@ -6,8 +6,8 @@
 // coefficients k / 64, accumulated in double) on integer inputs in [-1000, 1000] (every product and
 // partial sum is exact, so no order of additions or contraction to FMAs can change a bit), three calls on the same input: the default selection (on
 // sm_90 and later TMA, the large tiles where they differ), StencilForcedLoader<tma> (the standard
-// tiles; on GPUs without TMA it must fail with cudaErrorInvalidValue instead) and
-// StencilForcedLoader<cp_async>. Their outputs (the whole allocation, pitch padding poisoned) must be
+// tiles; on GPUs without TMA it must fail with cudaErrorInvalidValue instead), StencilForcedLoader<cp_async>
+// and, where they differ, the large tiles forced (rows of an odd number of floats included). Their outputs (the whole allocation, pitch padding poisoned) must be
 // equal byte for byte, and every output element must have been written.
 #pragma once
 
@@ -84,6 +84,18 @@ void forced_paths_agree(int cases, std::mt19937& rng) {
     REQUIRE(status.error == cudaSuccess);
     REQUIRE_CUDA(cudaDeviceSynchronize());
     const std::vector<float> forced_tma = d_out.download();
+
+    // The large tiles forced (where they differ: 2D, and 3D radius 1), whose float rows TMA reads
+    // in 8-byte units: an odd number of columns reads one past the row, written by the policy.
+    if constexpr (smemtile::stencil_large_tiles_differ<Rank, R>) {
+      d_out.poison();
+      status = smemtile::device_stencil<R, S>(StencilForcedLoader<StencilLoader::tma, smemtile::StencilTiles::large>{},
+                                              make_in(), make_out(), boundary, op);
+      INFO("TMA large forced: " << status.message);
+      REQUIRE(status.error == cudaSuccess);
+      REQUIRE_CUDA(cudaDeviceSynchronize());
+      CHECK(std::memcmp(d_out.download().data(), cp_async.data(), total * sizeof(float)) == 0);
+    }
 
     long long unwritten = 0;
     for (int z = 0; z < depth; ++z)

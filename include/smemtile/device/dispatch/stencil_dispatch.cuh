@@ -92,12 +92,18 @@ TmaMapResult stencil_tma_map(const GlobalArray<const T, Rank>& in) {
     found.map = *hit;
     return found;
   }
+  // Rows of whole elements but not of whole TMA units (an odd number of floats in 8-byte units) are
+  // read to the end of the unit holding their last element: inside the pitch (a multiple of 16
+  // bytes, as TMA needs), and for the last row inside the 16 bytes holding its last element. The
+  // kernels write the policy's values over the cells past the array (stencil_map_padded).
+  const long long unit_elems = Policy::tma_unit_bytes / E, cols = in.extent(Rank - 1);
+  const long long map_cols = (cols + unit_elems - 1) / unit_elems * unit_elems;
   TmaMapResult made;
   if constexpr (Rank == 2)
-    made = smemtile::make_tma_map_2d(in.data_handle(), in.extent(0), in.extent(1), in.stride(0), in.stride(1), E,
+    made = smemtile::make_tma_map_2d(in.data_handle(), in.extent(0), map_cols, in.stride(0), in.stride(1), E,
                                      box_rows, box_cols, Policy::tma_unit_bytes);
   else
-    made = smemtile::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), in.extent(2), in.stride(0),
+    made = smemtile::make_tma_map_3d(in.data_handle(), in.extent(0), in.extent(1), map_cols, in.stride(0),
                                      in.stride(1), in.stride(2), E, box_rows, box_cols, Policy::tma_unit_bytes);
   if (made) cache.keep(key, made.map);  // failures (tma_map_error's arithmetic, or the driver's refusal) are not kept
   return made;

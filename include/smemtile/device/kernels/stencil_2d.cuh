@@ -100,13 +100,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const int step = static_cast<int>(gridDim.x);
   int t = static_cast<int>(blockIdx.x);
   // TMA under a policy other than zero (by row classes, under zero too: a class's map reads the
-  // columns left and right of the array's rows): each tile's EdgeCells are planned (periodic's
-  // values loaded) while the block computes the tile before.
-  constexpr bool patches = UseTma && (!Boundary::is_zero || RowClasses);
+  // columns left and right of the array's rows; in TMA units wider than the elements, under zero
+  // where the rows are not whole units: stencil_map_padded): each tile's EdgeCells are planned
+  // (periodic's values loaded) while the block computes the tile before.
+  constexpr bool wide_units = Policy::tma_unit_bytes > static_cast<int>(sizeof(T));
+  constexpr bool patches = UseTma && (!Boundary::is_zero || RowClasses || wide_units);
+  const bool needed = !Boundary::is_zero || RowClasses || stencil_map_padded<Policy, T>(in.extent(1));  // uniform
   EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
   const auto plan_edge = [&](int tile_index) {
-    edge.plan(origin_of(tile_index), static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.stride(0),
-              boundary, in.data_handle(), layout_of(tile_index));
+    if (needed)
+      edge.plan(origin_of(tile_index), static_cast<int>(in.extent(0)), static_cast<int>(in.extent(1)), in.stride(0),
+                boundary, in.data_handle(), layout_of(tile_index));
   };
   if constexpr (patches) {
     if (t < tiles) plan_edge(t);

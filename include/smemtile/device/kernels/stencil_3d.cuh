@@ -346,15 +346,15 @@ SMEMTILE_DEVICE void start_sweep_plane(const Maps& map, unsigned long long (&lan
   }
 }
 
-// TMA under a policy other than zero (by row classes, every policy), plane k landed (this thread
-// waited for it): its cells outside the array (`edge`), or under a fill policy the whole plane
-// where it lies outside the volume. Returns whether it filled a whole plane (the same for the
-// whole block).
+// TMA's plane k landed (this thread waited for it): its cells outside the array (`edge`), or under
+// a fill policy the whole plane where it lies outside the volume (not under zero, where TMA's zeros
+// are the values, but by row classes, whose rows there may be another plane's). Returns whether it
+// filled a whole plane (the same for the whole block).
 template <class Policy, int Radius, int Slots, class T, class Layout, class Chunk, class Edge, class Boundary>
 SMEMTILE_DEVICE bool patch_plane(SweepRing<Slots, T, Layout, Chunk> ring, const Edge& edge, const Boundary& boundary,
                                  Coord origin, int rows, int cols, int k) {
   const TileRef<T, Layout> plane_k = ring.plane(k);
-  if constexpr (!Boundary::maps_index) {
+  if constexpr (!Boundary::maps_index && (!Boundary::is_zero || shifts_rows<Layout>)) {
     if (ring.chunk.source(k) < 0 || ring.chunk.source(k) >= ring.chunk.depth) {
       fill_plane_region<Policy::threads, Radius>(plane_k, origin, rows, cols, boundary);
       return true;
@@ -364,20 +364,24 @@ SMEMTILE_DEVICE bool patch_plane(SweepRing<Slots, T, Layout, Chunk> ring, const 
   return false;
 }
 
-// TMA under a policy other than zero, and by row classes under every policy (a class's rows beyond
-// the array hold other rows' values, not zeros): the policy's values in a sweep's planes. Every
-// plane of the block's tile has the same EdgeCells (periodic's values loaded a step ahead; by row
-// classes as offset codes, each plane's phase applied when written); a fill policy's planes
-// outside the volume are filled whole. Each thread writes plane k between its wait for the plane
-// and the step's barrier (before_barrier), except under star columns, which read plane k's edge
-// cells first as the centre plane, Radius steps and so at least one barrier later: they write after
-// the barrier (after_barrier), overlapping the compute, and their push skips points outside (a whole
-// plane filled takes a barrier of its own). Without a patch every call is empty.
+// TMA under a policy other than zero, by row classes under every policy (a class's rows beyond the
+// array hold other rows' values, not zeros), and under zero where the map reads past rows that are
+// not whole TMA units (stencil_map_padded): the policy's values in a sweep's planes. Every plane
+// of the block's tile has the same EdgeCells (periodic's values loaded a step ahead; by row classes
+// as offset codes, each plane's phase applied when written); a fill policy's planes outside the
+// volume are filled whole (patch_plane). Each thread writes plane k between its wait for the plane
+// and the step's barrier (before_barrier), except under star columns (`late`), which read plane
+// k's edge cells first as the centre plane, Radius steps and so at least one barrier later: they
+// write after the barrier (after_barrier), overlapping the compute, and their push skips points
+// outside (a whole plane filled takes a barrier of its own); under zero they write before it, so
+// that the push of zero's kernels stays as it is. Without a patch every call is empty.
 template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary>
 struct SweepEdges {
   static constexpr bool row_classes = Policy::loader == StencilLoader::tma_row_classes;
-  static constexpr bool active = (Policy::loader == StencilLoader::tma && !Boundary::is_zero) || row_classes;
-  static constexpr bool columns = Policy::compute == StencilCompute::star_columns;
+  static constexpr bool wide_units = Policy::tma_unit_bytes > static_cast<int>(sizeof(T));  // stencil_map_padded
+  static constexpr bool active =
+      (Policy::loader == StencilLoader::tma && (!Boundary::is_zero || wide_units)) || row_classes;
+  static constexpr bool late = Policy::compute == StencilCompute::star_columns && (!Boundary::is_zero || row_classes);
   using Chunk = SweepChunk<Radius, Boundary>;
   const GlobalArray<const T, 3>& in;
   const Boundary& boundary;
@@ -387,7 +391,10 @@ struct SweepEdges {
   EdgeCells<Policy::threads, Radius, T, Layout, Boundary, row_classes> edge;
 
   SMEMTILE_DEVICE void plan() {
-    if constexpr (active) edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
+    if constexpr (active) {
+      if (!Boundary::is_zero || row_classes || stencil_map_padded<Policy, T>(cols))
+        edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
+    }
   }
   SMEMTILE_DEVICE void fetch(int k) {
     if constexpr (Boundary::maps_index) {
@@ -400,11 +407,11 @@ struct SweepEdges {
     else return nullptr;  // the other policies read no plane
   }
   SMEMTILE_DEVICE void before_barrier(SweepRing<Slots, T, Layout, Chunk> ring, int k) {
-    if constexpr (active && !columns) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, origin, rows, cols, k);
+    if constexpr (active && !late) patch_plane<Policy, Radius, Slots>(ring, edge, boundary, origin, rows, cols, k);
   }
   SMEMTILE_DEVICE void after_barrier(SweepRing<Slots, T, Layout, Chunk> ring, int k) {
     if constexpr (active) {
-      if constexpr (columns) {
+      if constexpr (late) {
         if (patch_plane<Policy, Radius, Slots>(ring, edge, boundary, origin, rows, cols, k)) __syncthreads();
       }
       fetch(k + 1);  // periodic: plane k's cells are written, their registers free
@@ -495,7 +502,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     } else if constexpr (box_strips) {
       sweep_box_strips<Policy, slots, strip>(window, ring, k, origin, z, op, out, out_rows, out_cols);
     } else if constexpr (star) {
-      sweep_star_columns<Policy, Radius, slots, Edges::active>(column, ring, k, origin, z, op, out, out_rows, out_cols);
+      sweep_star_columns<Policy, Radius, slots, Edges::late>(column, ring, k, origin, z, op, out, out_rows, out_cols);
     } else {
       sweep_points<Policy, Radius, Shape, slots>(ring, k, origin, z, op, out, out_rows, out_cols);
     }

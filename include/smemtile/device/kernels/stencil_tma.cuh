@@ -78,6 +78,15 @@ SMEMTILE_DEVICE void start_tma_row_classes(const RowClassTensorMaps<Layout::clas
 #endif
 }
 
+// Whether a TMA map of Policy's units reads past the array's rows of `cols` elements (rows that are
+// not whole units: the dispatch's map ends at the unit holding the last element), so that under
+// boundary::zero too the cells outside must be written (EdgeCells): the map does not fill them.
+template <class Policy, class T>
+SMEMTILE_DEVICE bool stencil_map_padded(long long cols) {
+  return Policy::tma_unit_bytes > static_cast<int>(sizeof(T)) &&
+         cols * static_cast<long long>(sizeof(T)) % Policy::tma_unit_bytes != 0;
+}
+
 // After a TMA load of a plane outside the volume under a fill policy (zeros), the policy's value
 // into the whole region a stencil of Radius reads around the tile at `origin` of the rows x cols
 // planes (halo_frame_outside with `whole`).
@@ -141,7 +150,7 @@ struct EdgeCells {
 
   // The cells of the tile at `origin` in a rows x cols array (a plane) whose rows are `pitch` apart,
   // stored by `layout` (the tile's, for layouts with run-time state); periodic: with the values of
-  // the first plane, at `plane_data`.
+  // the first plane, at `plane_data`. (Never planned, a tile has no cells: any is false.)
   SMEMTILE_DEVICE void plan(Coord origin, int rows, int cols, long long pitch, const Boundary& boundary,
                             const T* plane_data, const Layout& layout = Layout{}) {
     const HaloFrameOutside frame = halo_frame_outside(origin, Coord{Layout::rows(), Layout::cols()}, Radius, rows, cols, false);
