@@ -491,7 +491,7 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then (2D, where selected)
   // TMA by row classes and the stream, then cp.async.
   CHECK(candidates<2, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, rows_large, stream, cp_async});
-  CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, rows_large, cp_async});
+  CHECK(candidates<2, 8, 4, StencilShape::box>(9, h100) == Choices{tma_large, tma, cp_async});  // row classes: radius 1
   CHECK(candidates<3, 4, 1, StencilShape::star>(9, h100) == Choices{tma_large, tma, rows_large, cp_async});
   // 3D boxes keep the standard planes; boxes of doubles (points) load no row classes.
   CHECK(candidates<3, 8, 1, StencilShape::box>(10, h100) == Choices{tma, cp_async});
@@ -531,13 +531,11 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
         Choices{tma_large, tma, rows_large, stream, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 4, 1, StencilShape::box>(target(big - 1))) ==
         Choices{tma, rows_large, stream, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big))) ==
-        Choices{tma_large, tma, rows_large, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(4096))) == Choices{tma, rows_large, cp_async});
-  // Wider boxes of 4-byte elements keep the standard tiles at every size.
-  CHECK(list(smemtile::stencil_candidates<2, 4, 3, StencilShape::box>(target(big))) == Choices{tma, rows_standard, cp_async});
-  CHECK(list(smemtile::stencil_candidates<2, 4, 4, StencilShape::box>(StencilTarget{9, h100})) ==
-        Choices{tma, rows_standard, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(big))) == Choices{tma_large, tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 2, StencilShape::box>(target(4096))) == Choices{tma, cp_async});
+  // Wider boxes of 4-byte elements keep the standard tiles at every size (and no row classes).
+  CHECK(list(smemtile::stencil_candidates<2, 4, 3, StencilShape::box>(target(big))) == Choices{tma, cp_async});
+  CHECK(list(smemtile::stencil_candidates<2, 4, 4, StencilShape::box>(StencilTarget{9, h100})) == Choices{tma, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 2, 3, StencilShape::box>(target(big))) ==
         Choices{tma_large, tma, rows_large, cp_async});
   CHECK(list(smemtile::stencil_candidates<2, 8, 1, StencilShape::box>(target(4096))) ==
@@ -953,7 +951,7 @@ TEST_CASE("RowClassHaloLayout: every row's class region, shift and columns, for 
   CHECK(smemtile::row_phase(0, 12, 5) == 12);
 }
 
-TEST_CASE("stencil_row_classes_selected: 2D, elements up to 8 bytes, where the stream was not measured ahead") {
+TEST_CASE("stencil_row_classes_selected: the stencils row classes were measured ahead of the stream and cp.async") {
   for (int r = 1; r <= 4; ++r) {
     INFO("radius " << r);
     CHECK(smemtile::stencil_row_classes_selected<2, 1, 1, StencilShape::box>);
@@ -967,8 +965,14 @@ TEST_CASE("stencil_row_classes_selected: 2D, elements up to 8 bytes, where the s
   CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 2, 2, StencilShape::box>);
   CHECK(smemtile::stencil_row_classes_selected<2, 2, 3, StencilShape::star>);
   CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::star>);
-  CHECK(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::box>);
-  CHECK(smemtile::stencil_row_classes_selected<2, 4, 3, StencilShape::star>);
+  // 4- and 8-byte elements: radius 1 only (wider strips by row classes ran at half cp.async's speed);
+  // bytes: boxes only (byte stars are faster on the stream).
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 4, 2, StencilShape::box>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 4, 3, StencilShape::star>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 8, 2, StencilShape::star>);
+  CHECK(smemtile::stencil_row_classes_selected<2, 8, 1, StencilShape::box>);
+  CHECK(smemtile::stencil_row_classes_selected<2, 1, 2, StencilShape::box>);
+  CHECK_FALSE(smemtile::stencil_row_classes_selected<2, 1, 1, StencilShape::star>);
   // 3D boxes: radius 1 of 4-byte elements (box strips); the others compute points.
   CHECK(smemtile::stencil_row_classes_selected<3, 4, 1, StencilShape::box>);
   CHECK_FALSE(smemtile::stencil_row_classes_selected<3, 8, 1, StencilShape::box>);

@@ -355,7 +355,7 @@ struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, Loader, Tiles, Separabl
                                     : wide                       ? (ElemBytes == 4 || row_classes ? 1 : 2)
                                     : box_strips                 ? 3
                                     : Radius <= 2                ? 4
-                                    : star                       ? (row_classes ? 2 : 3)
+                                    : star                       ? (row_classes || ElemBytes == 8 ? 2 : 3)
                                                                  : 2;  ///< __launch_bounds__
   /// the policy
   using type = StencilTiledPolicy<3, Loader,
@@ -508,16 +508,17 @@ inline constexpr StencilTiles stencil_row_classes_tiles = stencil_long_rows_sele
                                                               : StencilTiles::standard;
 
 /// Whether the selection takes TMA by row classes where TMA cannot read the array whole (rows off 16
-/// bytes), before the 2D stream: 2D stencils of elements up to 8 bytes but halves up to radius 2 and
-/// radius-2 stars of 4-byte elements, which the stream ran faster (docs/tuning.md, "rows off 16
-/// bytes by row classes"); 3D (dense planes) stars of doubles, radius-1 stars of floats (star
-/// columns) and radius-1 boxes of floats (box strips), measured ahead of cp.async; not the float
-/// star strips of radius 2 to 4 (shifted 16-byte reads of a dozen rows a plane: slower than
-/// cp.async) nor the points of wider boxes and boxes of doubles.
+/// bytes), before the 2D stream, where it was measured ahead of the stream and cp.async
+/// (docs/tuning.md, "rows off 16 bytes by row classes"): 2D radius-1 stencils of 4- and 8-byte
+/// elements, byte boxes, halves from radius 3 (not wider 4- and 8-byte stencils, whose shifted
+/// strips ran at half cp.async's speed, nor byte stars and halves up to radius 2, faster on the
+/// stream); 3D (dense planes) stars of doubles, radius-1 stars of floats (star columns) and radius-1
+/// boxes of floats (box strips); not the float star strips of radius 2 to 4 (shifted 16-byte reads
+/// of a dozen rows a plane: slower than cp.async) nor the points of wider boxes and boxes of doubles.
 template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
 inline constexpr bool stencil_row_classes_selected =
-    Rank == 2 ? ElemBytes <= 8 && !(ElemBytes == 2 && Radius <= 2) &&
-                    !(ElemBytes == 4 && Shape == StencilShape::star && Radius == 2)
+    Rank == 2 ? (ElemBytes == 1 && Shape == StencilShape::box) || (ElemBytes == 2 && Radius >= 3) ||
+                    ((ElemBytes == 4 || ElemBytes == 8) && Radius == 1)
               : Rank == 3 && (Shape == StencilShape::star ? ElemBytes == 8 || (ElemBytes == 4 && Radius == 1)
                                                           : ElemBytes == 4 && Radius == 1);
 
