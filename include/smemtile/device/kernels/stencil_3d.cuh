@@ -373,15 +373,16 @@ SMEMTILE_DEVICE bool patch_plane(SweepRing<Slots, T, Layout, Chunk> ring, const 
 // and the step's barrier (before_barrier), except under star columns (`late`), which read plane
 // k's edge cells first as the centre plane, Radius steps and so at least one barrier later: they
 // write after the barrier (after_barrier), overlapping the compute, and their push skips points
-// outside (a whole plane filled takes a barrier of its own); under zero they write before it, so
-// that the push of zero's kernels stays as it is. Without a patch every call is empty.
+// outside (a whole plane filled takes a barrier of its own); under zero (by row classes, or a map
+// read past its rows) they write before it, so that zero's push tests nothing per point. Without a
+// patch every call is empty.
 template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary>
 struct SweepEdges {
   static constexpr bool row_classes = Policy::loader == StencilLoader::tma_row_classes;
   static constexpr bool wide_units = Policy::tma_unit_bytes > static_cast<int>(sizeof(T));  // stencil_map_padded
   static constexpr bool active =
       (Policy::loader == StencilLoader::tma && (!Boundary::is_zero || wide_units)) || row_classes;
-  static constexpr bool late = Policy::compute == StencilCompute::star_columns && (!Boundary::is_zero || row_classes);
+  static constexpr bool late = Policy::compute == StencilCompute::star_columns && !Boundary::is_zero;
   using Chunk = SweepChunk<Radius, Boundary>;
   const GlobalArray<const T, 3>& in;
   const Boundary& boundary;
