@@ -103,9 +103,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   // columns left and right of the array's rows; in TMA units wider than the elements, under zero
   // where the rows are not whole units: stencil_map_padded): each tile's EdgeCells are planned
   // (periodic's values loaded) while the block computes the tile before.
-  constexpr bool wide_units = Policy::tma_unit_bytes > static_cast<int>(sizeof(T));
-  constexpr bool patches = UseTma && (!Boundary::is_zero || RowClasses || wide_units);
-  const bool needed = !Boundary::is_zero || RowClasses || stencil_map_padded<Policy, T>(in.extent(1));  // uniform
+  constexpr bool patches = stencil_edges_may_patch<Policy, T, Boundary>;
+  const bool needed = stencil_edges_patched<Policy, T, Boundary>(in.extent(1));  // uniform
   EdgeCells<Policy::threads, Radius, T, Layout, Boundary> edge;
   const auto plan_edge = [&](int tile_index) {
     if (needed)

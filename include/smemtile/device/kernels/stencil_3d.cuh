@@ -379,9 +379,7 @@ SMEMTILE_DEVICE bool patch_plane(SweepRing<Slots, T, Layout, Chunk> ring, const 
 template <class Policy, int Radius, int Slots, class T, class Layout, class Boundary>
 struct SweepEdges {
   static constexpr bool row_classes = Policy::loader == StencilLoader::tma_row_classes;
-  static constexpr bool wide_units = Policy::tma_unit_bytes > static_cast<int>(sizeof(T));  // stencil_map_padded
-  static constexpr bool active =
-      (Policy::loader == StencilLoader::tma && (!Boundary::is_zero || wide_units)) || row_classes;
+  static constexpr bool active = stencil_edges_may_patch<Policy, T, Boundary>;
   static constexpr bool late = Policy::compute == StencilCompute::star_columns && !Boundary::is_zero;
   using Chunk = SweepChunk<Radius, Boundary>;
   const GlobalArray<const T, 3>& in;
@@ -393,8 +391,7 @@ struct SweepEdges {
 
   SMEMTILE_DEVICE void plan() {
     if constexpr (active) {
-      if (!Boundary::is_zero || row_classes || stencil_map_padded<Policy, T>(cols))
-        edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
+      if (stencil_edges_patched<Policy, T, Boundary>(cols)) edge.plan(origin, rows, cols, in.stride(1), boundary, plane_data(0));
     }
   }
   SMEMTILE_DEVICE void fetch(int k) {

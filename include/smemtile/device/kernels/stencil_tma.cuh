@@ -10,6 +10,7 @@
 #include "../../core/halo_layout.cuh"   // halo_frame_outside
 #include "../../core/layout.cuh"        // layout_reach
 #include "../../core/tile_ref.cuh"      // TileRef
+#include "../tuning/stencil_policy.cuh"  // StencilLoader
 
 namespace smemtile {
 namespace detail {
@@ -85,6 +86,22 @@ template <class Policy, class T>
 SMEMTILE_DEVICE bool stencil_map_padded(long long cols) {
   return Policy::tma_unit_bytes > static_cast<int>(sizeof(T)) &&
          cols * static_cast<long long>(sizeof(T)) % Policy::tma_unit_bytes != 0;
+}
+
+// Whether a kernel of Policy may have to write the policy's values into a TMA tile's cells outside
+// the array (EdgeCells): under a policy other than zero, by row classes under every policy (their
+// rows beyond the array are other rows), and under zero in TMA units wider than the elements
+// (stencil_map_padded). The 2D and 3D kernels keep EdgeCells only then.
+template <class Policy, class T, class Boundary>
+inline constexpr bool stencil_edges_may_patch =
+    (Policy::loader == StencilLoader::tma &&
+     (!Boundary::is_zero || Policy::tma_unit_bytes > static_cast<int>(sizeof(T)))) ||
+    Policy::loader == StencilLoader::tma_row_classes;
+
+// Whether they must for an array of rows of `cols` elements (uniform: planned only then).
+template <class Policy, class T, class Boundary>
+SMEMTILE_DEVICE bool stencil_edges_patched(long long cols) {
+  return !Boundary::is_zero || Policy::loader == StencilLoader::tma_row_classes || stencil_map_padded<Policy, T>(cols);
 }
 
 // After a TMA load of a plane outside the volume under a fill policy (zeros), the policy's value
