@@ -63,11 +63,18 @@ __global__ void transpose_padded_floats(GlobalMatrix<const float> in, GlobalMatr
 namespace smemtile::detail {
 using FloatBits = ElementBits<4, 4>;
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_rows>::type, FloatBits>(
-    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_cols>::type, FloatBits>(
-    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::small_batch>::type, FloatBits>(
-    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int);
+    const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
+// 16-byte records as device_transpose stages them (narrow_chunk_records): one 16-byte access per
+// chunk on both sides, global and shared, and nothing spilled at the 8 blocks they ask for.
+using ChunkBits = ElementBits<16, 16>;
+template __global__ void transpose_record_kernel<RecordTransposePolicy<16, TransposeAlgorithm::narrow_rows, narrow_record_tile_bytes(16)>::type, ChunkBits>(
+    const ChunkBits*, ChunkBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
+template __global__ void transpose_record_kernel<RecordTransposePolicy<16, TransposeAlgorithm::narrow_cols, narrow_record_tile_bytes(16)>::type, ChunkBits>(
+    const ChunkBits*, ChunkBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 
 // The narrow register kernels: bytes, 3 channels split (cp.async 16-byte staging, 16-byte shared
 // reads, regrouped chunks stored as single 16-byte stores), halves, 8 channels merged (16-byte

@@ -938,24 +938,38 @@ TEST_CASE("narrow register windows: split blocks write each byte of a row once, 
   }
 }
 
-TEST_CASE("narrow_record_tile_bytes: 24 and 20 KB for 16-byte elements in power-of-two records, else 32 KB",
-          "[transpose][policy][records]") {
+TEST_CASE("narrow_record_tile_bytes: 22 KB for 16-byte elements, else 32 KB", "[transpose][policy][records]") {
   using smemtile::narrow_record_tile_bytes;
-  for (int e : {1, 2, 4, 8, 12, 16})
+  for (int e : {1, 2, 4, 8, 12, 16}) CHECK(narrow_record_tile_bytes(e) == (e == 16 ? 22 * 1024 : 32 * 1024));
+  // The policy for that tile holds whole 32-element rows of 16-byte elements and passes the checks.
+  using P22 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 22 * 1024>::type;
+  STATIC_REQUIRE(P22::rows * P22::cols * 16 == 22 * 1024);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P22, 16>::ok);
+}
+
+TEST_CASE("narrow_chunk_records: the largest power of two up to 512 records the tile holds at record_pitch",
+          "[transpose][policy][records]") {
+  using smemtile::narrow_chunk_records;
+  using smemtile::record_pitch;
+  // The default tile (1408 chunks): 512 records for k = 1, 256 up to k = 5, 128 up to 11, 64 up to 21, 32 up to 42.
+  for (int k = 1; k <= 40; ++k) {
+    const int got = narrow_chunk_records(1408, k);
+    INFO("k " << k);
+    CHECK(got == (k == 1 ? 512 : k <= 5 ? 256 : k <= 11 ? 128 : k <= 21 ? 64 : 32));
+    CHECK(got * record_pitch(k, 16) <= 1408);  // fits the tile
+    CHECK((got & (got - 1)) == 0);             // a power of two: the kernel's channel side shifts by it
+  }
+  // Other tiles: never more than the tile holds, never over 128, 0 when not one record fits.
+  for (int capacity : {1, 3, 33, 100, 528, 2048, 4096})
     for (int k = 1; k <= 40; ++k) {
-      const bool power_of_two = k >= 2 && (k & (k - 1)) == 0;
-      const int expected = e == 16 && power_of_two ? (k == 2 ? 24 * 1024 : 20 * 1024) : 32 * 1024;
-      INFO("e " << e << " k " << k);
-      CHECK(narrow_record_tile_bytes(e, k) == expected);
+      const int got = narrow_chunk_records(capacity, k), fit = capacity / record_pitch(k, 16);
+      INFO("capacity " << capacity << " k " << k);
+      CHECK(got * record_pitch(k, 16) <= capacity);
+      CHECK(got <= 512);
+      CHECK((got == 0) == (fit == 0));
+      if (got > 0) CHECK((2 * got > fit || 2 * got > smemtile::narrow_chunk_records_max));  // the largest
     }
-  // The policies for those tiles hold whole 32-element rows of 16-byte elements, 4 blocks per SM.
-  using P20 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 20 * 1024>::type;
-  using P24 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_cols, 24 * 1024>::type;
-  STATIC_REQUIRE(P20::rows * P20::cols * 16 == 20 * 1024);
-  STATIC_REQUIRE(P24::rows * P24::cols * 16 == 24 * 1024);
-  STATIC_REQUIRE(P24::algorithm == smemtile::TransposeAlgorithm::narrow_cols);
-  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P20, 16>::ok);
-  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P24, 16>::ok);
+  CHECK(narrow_chunk_records(1408, 0) == 0);
 }
 
 namespace {
@@ -1324,4 +1338,20 @@ TEST_CASE("FastDivmod: exact for every divisor the record algorithms use and any
       if (f.div(n) != n / d) FAIL("divisor " << d << ", dividend " << n);
   }
   static_assert(smemtile::FastDivmod(7).div(100) == 14, "constexpr");
+}
+
+TEST_CASE("transpose_records_per_block: narrow 16-byte records take narrow_chunk_records, others record_capacity",
+          "[transpose][policy][records]") {
+  using smemtile::TransposeAlgorithm;
+  using smemtile::transpose_records_per_block;
+  for (int k = 1; k <= 32; ++k) {
+    INFO("k " << k);
+    CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_rows, 1408, 1000000, k, 16) ==
+          smemtile::narrow_chunk_records(1408, k));
+    CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_cols, 1408, k, 1000000, 16) ==
+          smemtile::narrow_chunk_records(1408, k));
+    for (int e : {1, 2, 4, 8})
+      CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_rows, 32768 / e, 1000000, k, e) ==
+            smemtile::record_capacity(32768 / e, k, e));
+  }
 }

@@ -42,6 +42,9 @@ using Bytes = std::vector<unsigned char>;
 struct TwoFloats {  // 8 bytes aligned to 4
   float a, b;
 };
+struct FourFloats {  // 16 bytes aligned to 4
+  float a, b, c, d;
+};
 
 int uniform(std::mt19937& rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
 
@@ -525,6 +528,10 @@ TEST_CASE("device_transpose records: 16-byte elements, narrow sides and small ba
   run_every_k<float4>();
   run_random<float4>(200, 120);
 }
+TEST_CASE("device_transpose records: 16-byte elements aligned to 4 (struct of four floats)", "[transpose][device][records]") {
+  run_every_k<FourFloats>();
+  run_random<FourFloats>(100, 40);
+}
 
 TEST_CASE("device_transpose small_batch_registers: every element size, dense batches of whole tiles and spoiled ones",
           "[transpose][device][records][batch]") {
@@ -671,6 +678,23 @@ TEST_CASE("device_transpose records: a caller's record policy runs, and refuses 
   run_policy_case<float>(Case{100, 3, 3, 100, 1, 0, 0, 0, 0}, [](const float* i, float* o) {
     return smemtile::device_transpose(Narrow{}, i, o, 100, 3);
   });
+  // 16-byte records staged by a caller's smaller tile (576 chunks: 64 records of 7, 16 of 32), pitches
+  // and a batch, against the host
+  using Small16 = smemtile::RecordTransposePolicy<16, TransposeAlgorithm::narrow_cols, 9 * 1024>::type;
+  using Small16Rows = smemtile::RecordTransposePolicy<16, TransposeAlgorithm::narrow_rows, 9 * 1024>::type;
+  for (const int k : {7, 32}) {
+    const int n = 1000;
+    run_policy_case<float4>(Case{k, n, n + 3, k + 1, 2, k * (n + 3) + 5, n * (k + 1) + 2, 0, 0},
+                            [k](const float4* i, float4* o) {
+                              return smemtile::device_transpose(Small16{}, i, o, k, 1000, 1003, k + 1, 2,
+                                                                k * 1003 + 5, 1000 * (k + 1) + 2);
+                            });
+    run_policy_case<float4>(Case{n, k, k + 2, n + 1, 2, n * (k + 2) + 1, k * (n + 1) + 3, 0, 0},
+                            [k](const float4* i, float4* o) {
+                              return smemtile::device_transpose(Small16Rows{}, i, o, 1000, k, k + 2, 1001, 2,
+                                                                1000 * (k + 2) + 1, k * 1001 + 3);
+                            });
+  }
   DeviceBuffer<float4> in4(80 * 80), out4(80 * 80);
   const smemtile::LaunchStatus s = smemtile::device_transpose(Small{}, in4.get(), out4.get(), 80, 80);
   CHECK(s.error == cudaErrorInvalidValue);  // 80 x 81 x 16 bytes > 32 KB

@@ -67,8 +67,10 @@ LaunchStatus launch_transpose_records(const Bits* in, Bits* out, int rows, int c
                                : runs * batch;
   if (blocks > 2147483647LL)
     return failed_launch(cudaErrorInvalidValue, "smemtile::device_transpose: more record blocks than one grid holds");
+  // The narrow extent's divisor, made here: on the device its 64-bit division would cost every block.
+  const FastDivmod by_k(static_cast<unsigned>(Policy::algorithm == TransposeAlgorithm::narrow_rows ? cols : rows));
   transpose_record_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, 0, stream>>>(
-      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, per_block, static_cast<int>(runs));
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, per_block, static_cast<int>(runs), by_k);
   return launched_status(LaunchStatus{}, "smemtile::device_transpose");
 }
 
@@ -266,25 +268,13 @@ LaunchStatus dispatch_narrow_extent(int k, const Bits* in, Bits* out, int rows, 
 }
 
 // A narrow record Algorithm (narrow_rows, narrow_cols) with the record tile narrow_record_tile_bytes
-// gives for the narrow extent k, launched.
+// gives, launched.
 template <TransposeAlgorithm Algorithm, class Bits>
-LaunchStatus launch_narrow_records(int k, const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
-                                   int batch, long long stride_in, long long stride_out, cudaStream_t stream) {
+LaunchStatus launch_narrow_records(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
+                                   long long stride_in, long long stride_out, cudaStream_t stream) {
   constexpr int E = static_cast<int>(sizeof(Bits));
-  if constexpr (E == 16) {  // the only size with other tiles: no further kernels for the others
-    switch (narrow_record_tile_bytes(E, k)) {
-      case 20 * 1024:
-        return launch_transpose<typename RecordTransposePolicy<E, Algorithm, 20 * 1024>::type>(
-            in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-      case 24 * 1024:
-        return launch_transpose<typename RecordTransposePolicy<E, Algorithm, 24 * 1024>::type>(
-            in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-      default:
-        break;
-    }
-  }
-  return launch_transpose<typename DefaultTransposePolicy<E, Algorithm>::type>(in, out, rows, cols, ld_in, ld_out,
-                                                                             batch, stride_in, stride_out, stream);
+  return launch_transpose<typename RecordTransposePolicy<E, Algorithm, narrow_record_tile_bytes(E)>::type>(
+      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
 }
 
 // The large tiles: the register blocks where `algorithm` names them (elements of up to 4 bytes),
@@ -323,10 +313,10 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_staged>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows:
-      return launch_narrow_records<TransposeAlgorithm::narrow_rows>(cols, in, out, rows, cols, ld_in, ld_out, batch,
+      return launch_narrow_records<TransposeAlgorithm::narrow_rows>(in, out, rows, cols, ld_in, ld_out, batch,
                                                                      stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_cols:
-      return launch_narrow_records<TransposeAlgorithm::narrow_cols>(rows, in, out, rows, cols, ld_in, ld_out, batch,
+      return launch_narrow_records<TransposeAlgorithm::narrow_cols>(in, out, rows, cols, ld_in, ld_out, batch,
                                                                      stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows_registers:
       if constexpr (E <= 8)

@@ -12,11 +12,14 @@
 namespace smemtile {
 
 /// Records (or, for small_batch, matrices) one block of a record policy with a tile of `capacity`
-/// elements takes, for in = rows x cols of elem_bytes; 0 when not even one fits.
+/// elements takes, for in = rows x cols of elem_bytes; 0 when not even one fits. Narrow records of
+/// 16-byte elements: narrow_chunk_records (a power of two).
 SMEMTILE_HOST_DEVICE constexpr int transpose_records_per_block(TransposeAlgorithm algorithm, int capacity, int rows,
                                                                int cols, int elem_bytes) {
-  if (algorithm == TransposeAlgorithm::narrow_rows) return record_capacity(capacity, cols, elem_bytes);
-  if (algorithm == TransposeAlgorithm::narrow_cols) return record_capacity(capacity, rows, elem_bytes);
+  if (algorithm == TransposeAlgorithm::narrow_rows)
+    return elem_bytes == 16 ? narrow_chunk_records(capacity, cols) : record_capacity(capacity, cols, elem_bytes);
+  if (algorithm == TransposeAlgorithm::narrow_cols)
+    return elem_bytes == 16 ? narrow_chunk_records(capacity, rows) : record_capacity(capacity, rows, elem_bytes);
   return record_capacity(capacity, cols, elem_bytes, false) / rows;  // small_batch: whole matrices
 }
 
@@ -61,18 +64,63 @@ struct TransposedRecordCursor {
   }
 };
 
+// A block of the narrow record algorithms for 16-byte elements: `count` of `per_block` records
+// (a power of two) starting at record `first`, staged at record_pitch (odd: the channel side's
+// lanes, a pitch apart, meet distinct 16-byte bank groups). The channel side walks channel by
+// channel (a shift and a mask per chunk), the record side chunk by chunk (one division by k, by_k's
+// multiply-high); every access is one element, so consecutive threads make contiguous runs.
+template <bool Split, class Bits, class Block>
+SMEMTILE_DEVICE void narrow_chunk_records_block(const Bits* src, Bits* dst, long long ld_in, long long ld_out, int first,
+                                                int count, int per_block, const FastDivmod& by_k, Bits* tile,
+                                                Block block) {
+  const int k = static_cast<int>(by_k.divisor), P = record_pitch(k, 16);
+  const int log_n = __ffs(per_block) - 1;
+  const unsigned record_side = static_cast<unsigned>(k * count), channel_side = static_cast<unsigned>(k) << log_n;
+  if constexpr (Split) {  // records in: rows x k -> k x rows
+    for (unsigned q = block.rank(); q < record_side; q += block.size()) {
+      unsigned c = 0;
+      const int r = static_cast<int>(by_k.divmod(q, c));
+      tile[r * P + static_cast<int>(c)] = src[(first + r) * ld_in + c];
+    }
+  } else {  // channels in: k x cols -> cols x k
+    for (unsigned q = block.rank(); q < channel_side; q += block.size()) {
+      const int c = static_cast<int>(q >> log_n), r = static_cast<int>(q & (per_block - 1));
+      if (r < count) tile[r * P + c] = src[c * ld_in + first + r];
+    }
+  }
+  __syncthreads();
+  if constexpr (Split) {
+    for (unsigned q = block.rank(); q < channel_side; q += block.size()) {
+      const int c = static_cast<int>(q >> log_n), r = static_cast<int>(q & (per_block - 1));
+      if (r < count) dst[c * ld_out + first + r] = tile[r * P + c];
+    }
+  } else {
+    for (unsigned q = block.rank(); q < record_side; q += block.size()) {
+      unsigned c = 0;
+      const int r = static_cast<int>(by_k.divmod(q, c));
+      dst[(first + r) * ld_out + c] = tile[r * P + static_cast<int>(c)];
+    }
+  }
+}
+
 // A block of the narrow record algorithms: its `per_block` records of matrix blockIdx.x /
 // blocks_per_matrix, rows x k -> k x rows (narrow_rows) or k x cols -> cols x k (narrow_cols).
+// by_k divides by k (16-byte elements).
 template <class Policy, class Bits, class Tile>
 SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
                                           long long stride_in, long long stride_out, int per_block,
-                                          int blocks_per_matrix, Tile& tile) {
+                                          int blocks_per_matrix, const FastDivmod& by_k, Tile& tile) {
   const FixedThreadBlock<Policy::threads> block{};
   const unsigned matrix = blockIdx.x / static_cast<unsigned>(blocks_per_matrix);
   const int first = static_cast<int>(blockIdx.x - matrix * static_cast<unsigned>(blocks_per_matrix)) * per_block;
   const Bits* src = in + matrix * stride_in;
   Bits* dst = out + matrix * stride_out;
-  if constexpr (Policy::algorithm == TransposeAlgorithm::narrow_rows) {  // rows x k -> k x rows
+  constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows;
+  if constexpr (sizeof(Bits) == 16) {
+    const int n = split ? rows : cols;
+    const int count = n - first < per_block ? n - first : per_block;
+    narrow_chunk_records_block<split>(src, dst, ld_in, ld_out, first, count, per_block, by_k, tile.data, block);
+  } else if constexpr (split) {  // rows x k -> k x rows
     const int count = rows - first < per_block ? rows - first : per_block;
     load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);
     __syncthreads();
@@ -90,7 +138,8 @@ SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, i
 template <class Policy, class Bits>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     transpose_record_kernel(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                            long long stride_in, long long stride_out, int per_block, int blocks_per_matrix) {
+                            long long stride_in, long long stride_out, int per_block, int blocks_per_matrix,
+                            FastDivmod by_k) {
   using Block = FixedThreadBlock<Policy::threads>;
   __shared__ RecordTile<Bits, Policy::rows * Policy::cols> tile;
   const Block block{};
@@ -141,7 +190,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
   } else {
     narrow_records_block<Policy>(in, out, rows, cols, ld_in, ld_out, stride_in, stride_out, per_block,
-                                 blocks_per_matrix, tile);
+                                 blocks_per_matrix, by_k, tile);
   }
 }
 

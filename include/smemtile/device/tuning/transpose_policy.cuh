@@ -348,27 +348,46 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
 };
 
 /// A record algorithm's policy (narrow_rows, narrow_cols, small_batch) with a RecordTile of TileBytes
-/// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per
-/// multiprocessor asked of the register allocator (not yet measured).
+/// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per multiprocessor asked
+/// of the register allocator (not yet measured), 8 for narrow 16-byte records: each thread keeps
+/// one chunk in flight, so their speed is the resident threads' (at 48 registers, 5 blocks: H200,
+/// 2^24 chunks of 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at 32 registers).
 template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
 struct RecordTransposePolicy {
   static_assert(is_record_transpose(Algorithm), "smemtile::RecordTransposePolicy: a record algorithm");
+  static constexpr int min_blocks = ElemBytes == 16 && Algorithm != TransposeAlgorithm::small_batch ? 8 : 4;
   /// the policy
-  using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, 4, false>;
+  using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, min_blocks, false>;
 };
 /// The record algorithms' default: a record tile of transpose_record_tile_bytes.
 template <int ElemBytes, TransposeAlgorithm Algorithm>
 struct DefaultRecordTransposePolicy : RecordTransposePolicy<ElemBytes, Algorithm, transpose_record_tile_bytes> {};
 
-/// The record tile narrow_rows / narrow_cols take for a narrow extent k (cols / rows):
-/// transpose_record_tile_bytes, but for 16-byte elements with k a power of two: 24 KB for k = 2,
-/// 20 KB from k = 4 (device_transpose runs RecordTransposePolicy with it). Measured on an H100 and an
-/// H200, one run each, both directions, k = 1..32 at 256 MiB, tiles of 18 to 32 KB, % of cudaMemcpy
-/// (docs/tuning.md, "narrow record tiles"): at 32 KB the H200 moved k = 2, 4, 8, 16, 32 at 86-92%
-/// (the H100 96-99%); with these tiles 93.3-99.5% on both.
-SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes, int k) {
-  if (elem_bytes != 16 || k < 2 || (k & (k - 1)) != 0) return transpose_record_tile_bytes;
-  return k == 2 ? 24 * 1024 : 20 * 1024;
+/// The record tile narrow_rows / narrow_cols take: transpose_record_tile_bytes, but 22 KB for
+/// 16-byte elements, which stage narrow_chunk_records records a block: 1408 chunks, 128 records of
+/// up to 11 chunks at record_pitch (device_transpose runs RecordTransposePolicy with it).
+SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes) {
+  return elem_bytes == 16 ? 22 * 1024 : transpose_record_tile_bytes;
+}
+
+/// The most records one block of narrow_rows / narrow_cols stages for 16-byte elements.
+inline constexpr int narrow_chunk_records_max = 512;
+
+/// Records of k 16-byte elements one block of narrow_rows / narrow_cols stages from a record tile
+/// of `capacity` elements: the largest power of two up to narrow_chunk_records_max that the tile
+/// holds at record_pitch(k, 16), or 0. On the 22 KB tile: 512 records for k = 1, 256 to k = 5, 128
+/// to 11, 64 to 21, 32 above. Each thread keeps a chunk or two in flight, so small stages (many
+/// blocks resident) win and larger ones lose (H200, 2^24 chunks, merging / splitting, % of
+/// cudaMemcpy; docs/tuning.md, "16-byte records"): k = 1 at 128 / 256 / 512 / 1024 records 82 / 97
+/// / 99 / 95-97, k = 2 at 128 / 256 / 512 97 / 99 / 96-97, k = 12 at 32 / 64 / 128 93-94 / 97 /
+/// 92-93, k = 24 95-97 / 91-92 / 90-91; the 32 KB tiles of the general record path before: 83-88 at
+/// k = 5, 6, 10, 12, 24.
+SMEMTILE_HOST_DEVICE constexpr int narrow_chunk_records(int capacity, int k) {
+  if (k < 1) return 0;
+  const int fit = capacity / record_pitch(k, 16);
+  int records = 1;
+  while (records * 2 <= fit && records * 2 <= narrow_chunk_records_max) records *= 2;
+  return fit >= 1 ? records : 0;
 }
 
 /// narrow_rows' default policy.
