@@ -57,23 +57,27 @@ __global__ void transpose_padded_floats(GlobalMatrix<const float> in, GlobalMatr
   copy_tile_to_global_transposed(tile, out, origin.transposed(), FixedThreadBlock<256>{});
 }
 
-// device_transpose's record kernels (issue 21) for floats: narrow_rows (N x k -> k x N), narrow_cols
-// and small_batch move the contiguous side of global memory in 16-byte accesses (element accesses
-// only on heads and tails) and keep shared data in the shared window.
+// device_transpose's record kernels (issue 21): bytes, on the record path, move the contiguous side of
+// global memory in 16-byte accesses (element accesses only on heads and tails) and keep shared data in
+// the shared window; floats and 16-byte elements, staged (narrow_records_staged), one access per element
+// everywhere, unspilled at the 8 blocks they ask for; small_batch of floats as bytes' narrow kernels.
 namespace smemtile::detail {
+using ByteBits = ElementBits<1, 1>;
 using FloatBits = ElementBits<4, 4>;
+using ChunkBits = ElementBits<16, 16>;
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<1, TransposeAlgorithm::narrow_rows>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<1, TransposeAlgorithm::narrow_cols>::type, ByteBits>(
+    const ByteBits*, ByteBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_rows>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::narrow_cols>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 template __global__ void transpose_record_kernel<DefaultTransposePolicy<4, TransposeAlgorithm::small_batch>::type, FloatBits>(
     const FloatBits*, FloatBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
-// 16-byte records as device_transpose stages them (narrow_chunk_records): one 16-byte access per
-// chunk on both sides, global and shared, and nothing spilled at the 8 blocks they ask for.
-using ChunkBits = ElementBits<16, 16>;
-template __global__ void transpose_record_kernel<RecordTransposePolicy<16, TransposeAlgorithm::narrow_rows, narrow_record_tile_bytes(16)>::type, ChunkBits>(
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<16, TransposeAlgorithm::narrow_rows>::type, ChunkBits>(
     const ChunkBits*, ChunkBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
-template __global__ void transpose_record_kernel<RecordTransposePolicy<16, TransposeAlgorithm::narrow_cols, narrow_record_tile_bytes(16)>::type, ChunkBits>(
+template __global__ void transpose_record_kernel<DefaultTransposePolicy<16, TransposeAlgorithm::narrow_cols>::type, ChunkBits>(
     const ChunkBits*, ChunkBits*, int, int, int, int, int, long long, long long, int, int, FastDivmod);
 
 // The narrow register kernels: bytes, 3 channels split (cp.async 16-byte staging, 16-byte shared

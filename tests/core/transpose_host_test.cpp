@@ -938,38 +938,55 @@ TEST_CASE("narrow register windows: split blocks write each byte of a row once, 
   }
 }
 
-TEST_CASE("narrow_record_tile_bytes: 22 KB for 16-byte elements, else 32 KB", "[transpose][policy][records]") {
+TEST_CASE("narrow_record_tile_bytes: 22 KB for 16-byte elements, 27 KB for staged floats, else 32 KB",
+          "[transpose][policy][records]") {
   using smemtile::narrow_record_tile_bytes;
-  for (int e : {1, 2, 4, 8, 12, 16}) CHECK(narrow_record_tile_bytes(e) == (e == 16 ? 22 * 1024 : 32 * 1024));
-  // The policy for that tile holds whole 32-element rows of 16-byte elements and passes the checks.
-  using P22 = smemtile::RecordTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows, 22 * 1024>::type;
-  STATIC_REQUIRE(P22::rows * P22::cols * 16 == 22 * 1024);
-  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P22, 16>::ok);
+  for (int e : {1, 2, 4, 8, 12, 16}) {
+    INFO("e " << e);
+    CHECK(smemtile::narrow_records_staged(e) == (e == 4 || e == 16));
+    CHECK(narrow_record_tile_bytes(e) == (e == 16 ? 22 * 1024 : e == 4 ? 27 * 1024 : 32 * 1024));
+  }
+  // The default narrow policies take those tiles in whole 32-element rows and pass the checks; the
+  // staged ones ask for 8 blocks per multiprocessor (8 tiles and their reserved kilobytes fit 228 KB).
+  using P16 = smemtile::DefaultTransposePolicy<16, smemtile::TransposeAlgorithm::narrow_rows>::type;
+  using P4 = smemtile::DefaultTransposePolicy<4, smemtile::TransposeAlgorithm::narrow_cols>::type;
+  using P2 = smemtile::DefaultTransposePolicy<2, smemtile::TransposeAlgorithm::narrow_rows>::type;
+  using P1 = smemtile::DefaultTransposePolicy<1, smemtile::TransposeAlgorithm::narrow_cols>::type;
+  STATIC_REQUIRE(P16::rows * P16::cols * 16 == 22 * 1024);
+  STATIC_REQUIRE(P4::rows * P4::cols * 4 == 27 * 1024);
+  STATIC_REQUIRE(P2::rows * P2::cols * 2 == 32 * 1024);
+  STATIC_REQUIRE(P1::rows * P1::cols == 32 * 1024);
+  STATIC_REQUIRE(P16::min_blocks == 8 && P4::min_blocks == 8 && P2::min_blocks == 4 && P1::min_blocks == 4);
+  STATIC_REQUIRE(8 * (27 * 1024 + 1024) <= 228 * 1024);
+  STATIC_REQUIRE(smemtile::TransposePolicyCheck<P16, 16>::ok && smemtile::TransposePolicyCheck<P4, 4>::ok &&
+                 smemtile::TransposePolicyCheck<P2, 2>::ok && smemtile::TransposePolicyCheck<P1, 1>::ok);
+  // A caller's larger tile keeps 4 blocks (8 would not fit).
+  STATIC_REQUIRE(smemtile::RecordTransposePolicy<4, smemtile::TransposeAlgorithm::narrow_rows, 32 * 1024>::type::min_blocks == 4);
 }
 
-TEST_CASE("narrow_chunk_records: the largest power of two up to 512 records the tile holds at record_pitch",
+TEST_CASE("narrow_staged_records: the largest power of two up to 512 records the tile holds at the odd pitch k | 1",
           "[transpose][policy][records]") {
-  using smemtile::narrow_chunk_records;
-  using smemtile::record_pitch;
-  // The default tile (1408 chunks): 512 records for k = 1, 256 up to k = 5, 128 up to 11, 64 up to 21, 32 up to 42.
+  using smemtile::narrow_staged_records;
+  const auto pitch = [](int k) { return k | 1; };
+  // 16-byte elements' tile (1408 chunks): 512 records for k = 1, 256 up to k = 5, 128 up to 11, 64 up to 21, 32 up to 42.
   for (int k = 1; k <= 40; ++k) {
-    const int got = narrow_chunk_records(1408, k);
+    const int got = narrow_staged_records(1408, k);
     INFO("k " << k);
     CHECK(got == (k == 1 ? 512 : k <= 5 ? 256 : k <= 11 ? 128 : k <= 21 ? 64 : 32));
-    CHECK(got * record_pitch(k, 16) <= 1408);  // fits the tile
-    CHECK((got & (got - 1)) == 0);             // a power of two: the kernel's channel side shifts by it
+    CHECK(got * pitch(k) <= 1408);  // fits the tile
+    CHECK((got & (got - 1)) == 0);  // a power of two: the kernel's channel side shifts by it
   }
-  // Other tiles: never more than the tile holds, never over 128, 0 when not one record fits.
+  // Other tiles: never more than the tile holds, never over 512, 0 when not one record fits.
   for (int capacity : {1, 3, 33, 100, 528, 2048, 4096})
     for (int k = 1; k <= 40; ++k) {
-      const int got = narrow_chunk_records(capacity, k), fit = capacity / record_pitch(k, 16);
+      const int got = narrow_staged_records(capacity, k), fit = capacity / pitch(k);
       INFO("capacity " << capacity << " k " << k);
-      CHECK(got * record_pitch(k, 16) <= capacity);
+      CHECK(got * pitch(k) <= capacity);
       CHECK(got <= 512);
       CHECK((got == 0) == (fit == 0));
-      if (got > 0) CHECK((2 * got > fit || 2 * got > smemtile::narrow_chunk_records_max));  // the largest
+      if (got > 0) CHECK((2 * got > fit || 2 * got > smemtile::narrow_staged_records_max));  // the largest
     }
-  CHECK(narrow_chunk_records(1408, 0) == 0);
+  CHECK(narrow_staged_records(1408, 0) == 0);
 }
 
 namespace {
@@ -1340,18 +1357,18 @@ TEST_CASE("FastDivmod: exact for every divisor the record algorithms use and any
   static_assert(smemtile::FastDivmod(7).div(100) == 14, "constexpr");
 }
 
-TEST_CASE("transpose_records_per_block: narrow 16-byte records take narrow_chunk_records, others record_capacity",
+TEST_CASE("transpose_records_per_block: staged narrow records take narrow_staged_records, others record_capacity",
           "[transpose][policy][records]") {
   using smemtile::TransposeAlgorithm;
   using smemtile::transpose_records_per_block;
-  for (int k = 1; k <= 32; ++k) {
-    INFO("k " << k);
-    CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_rows, 1408, 1000000, k, 16) ==
-          smemtile::narrow_chunk_records(1408, k));
-    CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_cols, 1408, k, 1000000, 16) ==
-          smemtile::narrow_chunk_records(1408, k));
-    for (int e : {1, 2, 4, 8})
-      CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_rows, 32768 / e, 1000000, k, e) ==
-            smemtile::record_capacity(32768 / e, k, e));
-  }
+  for (int k = 1; k <= 32; ++k)
+    for (int e : {1, 2, 4, 8, 16}) {
+      INFO("k " << k << " e " << e);
+      const int capacity = smemtile::narrow_record_tile_bytes(e) / e;
+      const int expected = smemtile::narrow_records_staged(e) ? smemtile::narrow_staged_records(capacity, k)
+                                                              : smemtile::record_capacity(capacity, k, e);
+      CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_rows, capacity, 1000000, k, e) == expected);
+      CHECK(transpose_records_per_block(TransposeAlgorithm::narrow_cols, capacity, k, 1000000, e) == expected);
+      CHECK(expected >= 16);  // every k up to transpose_narrow_max fills a block with at least 16 records
+    }
 }

@@ -267,16 +267,6 @@ LaunchStatus dispatch_narrow_extent(int k, const Bits* in, Bits* out, int rows, 
   }
 }
 
-// A narrow record Algorithm (narrow_rows, narrow_cols) with the record tile narrow_record_tile_bytes
-// gives, launched.
-template <TransposeAlgorithm Algorithm, class Bits>
-LaunchStatus launch_narrow_records(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out, int batch,
-                                   long long stride_in, long long stride_out, cudaStream_t stream) {
-  constexpr int E = static_cast<int>(sizeof(Bits));
-  return launch_transpose<typename RecordTransposePolicy<E, Algorithm, narrow_record_tile_bytes(E)>::type>(
-      in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
-}
-
 // The large tiles: the register blocks where `algorithm` names them (elements of up to 4 bytes),
 // else the word blocks for bytes and the padded tiles for the other sizes.
 template <class Bits>
@@ -313,11 +303,11 @@ LaunchStatus dispatch_transpose(const Bits* in, Bits* out, int rows, int cols, i
       return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::small_batch_staged>::type>(
           in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows:
-      return launch_narrow_records<TransposeAlgorithm::narrow_rows>(in, out, rows, cols, ld_in, ld_out, batch,
-                                                                     stride_in, stride_out, stream);
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_rows>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_cols:
-      return launch_narrow_records<TransposeAlgorithm::narrow_cols>(in, out, rows, cols, ld_in, ld_out, batch,
-                                                                     stride_in, stride_out, stream);
+      return launch_transpose<typename DefaultTransposePolicy<E, TransposeAlgorithm::narrow_cols>::type>(
+          in, out, rows, cols, ld_in, ld_out, batch, stride_in, stride_out, stream);
     case TransposeAlgorithm::narrow_rows_registers:
       if constexpr (E <= 8)
         return dispatch_narrow_extent<TransposeAlgorithm::narrow_rows_registers>(

@@ -12,14 +12,15 @@
 namespace smemtile {
 
 /// Records (or, for small_batch, matrices) one block of a record policy with a tile of `capacity`
-/// elements takes, for in = rows x cols of elem_bytes; 0 when not even one fits. Narrow records of
-/// 16-byte elements: narrow_chunk_records (a power of two).
+/// elements takes, for in = rows x cols of elem_bytes; 0 when not even one fits. Staged narrow
+/// records (narrow_records_staged): narrow_staged_records, a power of two.
 SMEMTILE_HOST_DEVICE constexpr int transpose_records_per_block(TransposeAlgorithm algorithm, int capacity, int rows,
                                                                int cols, int elem_bytes) {
+  const bool staged = narrow_records_staged(elem_bytes);
   if (algorithm == TransposeAlgorithm::narrow_rows)
-    return elem_bytes == 16 ? narrow_chunk_records(capacity, cols) : record_capacity(capacity, cols, elem_bytes);
+    return staged ? narrow_staged_records(capacity, cols) : record_capacity(capacity, cols, elem_bytes);
   if (algorithm == TransposeAlgorithm::narrow_cols)
-    return elem_bytes == 16 ? narrow_chunk_records(capacity, rows) : record_capacity(capacity, rows, elem_bytes);
+    return staged ? narrow_staged_records(capacity, rows) : record_capacity(capacity, rows, elem_bytes);
   return record_capacity(capacity, cols, elem_bytes, false) / rows;  // small_batch: whole matrices
 }
 
@@ -64,48 +65,84 @@ struct TransposedRecordCursor {
   }
 };
 
-// A block of the narrow record algorithms for 16-byte elements: `count` of `per_block` records
-// (a power of two) starting at record `first`, staged at record_pitch (odd: the channel side's
-// lanes, a pitch apart, meet distinct 16-byte bank groups). The channel side walks channel by
-// channel (a shift and a mask per chunk), the record side chunk by chunk (one division by k, by_k's
-// multiply-high); every access is one element, so consecutive threads make contiguous runs.
-template <bool Split, class Bits, class Block>
-SMEMTILE_DEVICE void narrow_chunk_records_block(const Bits* src, Bits* dst, long long ld_in, long long ld_out, int first,
-                                                int count, int per_block, const FastDivmod& by_k, Bits* tile,
-                                                Block block) {
-  const int k = static_cast<int>(by_k.divisor), P = record_pitch(k, 16);
-  const int log_n = __ffs(per_block) - 1;
-  const unsigned record_side = static_cast<unsigned>(k * count), channel_side = static_cast<unsigned>(k) << log_n;
-  if constexpr (Split) {  // records in: rows x k -> k x rows
-    for (unsigned q = block.rank(); q < record_side; q += block.size()) {
+// The record side of a staged block (below): its elements q < elements (record r = q / k, element
+// c = q mod k) between global records `pitch` apart (Global: const Bits to load) and the tile
+// (record r at r P). One loop for contiguous records (pitch == k: consecutive q, consecutive
+// addresses), one for others. Signed counters: the compiler then strength-reduces the addresses.
+template <bool Load, class Global, class Bits, class Block>
+SMEMTILE_DEVICE void staged_record_side(Global* __restrict__ records, long long pitch, int elements,
+                                        const FastDivmod& by_k, int P, Bits* __restrict__ tile, Block block) {
+  const int threads = static_cast<int>(block.size());
+  if (pitch == static_cast<long long>(by_k.divisor)) {
+    for (int q = static_cast<int>(block.rank()); q < elements; q += threads) {
       unsigned c = 0;
-      const int r = static_cast<int>(by_k.divmod(q, c));
-      tile[r * P + static_cast<int>(c)] = src[(first + r) * ld_in + c];
-    }
-  } else {  // channels in: k x cols -> cols x k
-    for (unsigned q = block.rank(); q < channel_side; q += block.size()) {
-      const int c = static_cast<int>(q >> log_n), r = static_cast<int>(q & (per_block - 1));
-      if (r < count) tile[r * P + c] = src[c * ld_in + first + r];
-    }
-  }
-  __syncthreads();
-  if constexpr (Split) {
-    for (unsigned q = block.rank(); q < channel_side; q += block.size()) {
-      const int c = static_cast<int>(q >> log_n), r = static_cast<int>(q & (per_block - 1));
-      if (r < count) dst[c * ld_out + first + r] = tile[r * P + c];
+      const int r = static_cast<int>(by_k.divmod(static_cast<unsigned>(q), c));
+      if constexpr (Load) tile[r * P + static_cast<int>(c)] = records[q];
+      else records[q] = tile[r * P + static_cast<int>(c)];
     }
   } else {
-    for (unsigned q = block.rank(); q < record_side; q += block.size()) {
+    for (int q = static_cast<int>(block.rank()); q < elements; q += threads) {
       unsigned c = 0;
-      const int r = static_cast<int>(by_k.divmod(q, c));
-      dst[(first + r) * ld_out + c] = tile[r * P + static_cast<int>(c)];
+      const int r = static_cast<int>(by_k.divmod(static_cast<unsigned>(q), c));
+      const long long g = r * pitch + c;
+      if constexpr (Load) tile[r * P + static_cast<int>(c)] = records[g];
+      else records[g] = tile[r * P + static_cast<int>(c)];
     }
+  }
+}
+
+// The channel side of a staged block: elements r < count of channels c < k (per_block records,
+// a power of two) between global channel rows `pitch` apart and the tile (element c of record r
+// at r P + c). Where each thread takes at least 8 channels of one r (per_block at most the block's
+// threads), it keeps r and steps through them (the addresses strength-reduced, the loop unrolled);
+// otherwise the block walks q = c per_block + r (a shift and a mask per element), which keeps the
+// few elements of each thread in flight together.
+template <bool Load, class Global, class Bits, class Block>
+SMEMTILE_DEVICE void staged_channel_side(Global* __restrict__ channels, long long pitch, int k, int count,
+                                         int per_block, Bits* __restrict__ tile, int P, Block block) {
+  const int threads = static_cast<int>(block.size()), rank = static_cast<int>(block.rank());
+  const auto move = [&](int c, int r) {
+    if constexpr (Load) tile[r * P + c] = channels[c * pitch + r];
+    else channels[c * pitch + r] = tile[r * P + c];
+  };
+  if (per_block <= threads && k >= 8 * (threads / per_block)) {
+    const int r = rank & (per_block - 1), step = threads / per_block;
+    if (r < count)
+      for (int c = rank / per_block; c < k; c += step) move(c, r);
+  } else {
+    const int log_n = __ffs(per_block) - 1, elements = k << log_n;
+    for (int q = rank; q < elements; q += threads) {
+      const int c = q >> log_n, r = q & (per_block - 1);
+      if (r < count) move(c, r);
+    }
+  }
+}
+
+// A block of the narrow record algorithms staging records (narrow_records_staged): `count` of
+// `per_block` records (a power of two) starting at record `first`, staged at the odd pitch k | 1
+// (the channel side's lanes, a pitch apart, meet distinct banks: 16-byte groups for 16-byte
+// elements, words for floats). The channel side walks channel
+// by channel, the record side element by element (one division by k, by_k's multiply-high); every
+// access is one element, so consecutive threads make contiguous runs.
+template <bool Split, class Bits, class Block>
+SMEMTILE_DEVICE void narrow_staged_records_block(const Bits* src, Bits* dst, long long ld_in, long long ld_out, int first,
+                                                 int count, int per_block, const FastDivmod& by_k, Bits* tile,
+                                                 Block block) {
+  const int k = static_cast<int>(by_k.divisor), P = k | 1, record_elements = k * count;
+  if constexpr (Split) {  // records in: rows x k -> k x rows
+    staged_record_side<true>(src + first * ld_in, ld_in, record_elements, by_k, P, tile, block);
+    __syncthreads();
+    staged_channel_side<false>(dst + first, ld_out, k, count, per_block, tile, P, block);
+  } else {  // channels in: k x cols -> cols x k
+    staged_channel_side<true>(src + first, ld_in, k, count, per_block, tile, P, block);
+    __syncthreads();
+    staged_record_side<false>(dst + first * ld_out, ld_out, record_elements, by_k, P, tile, block);
   }
 }
 
 // A block of the narrow record algorithms: its `per_block` records of matrix blockIdx.x /
 // blocks_per_matrix, rows x k -> k x rows (narrow_rows) or k x cols -> cols x k (narrow_cols).
-// by_k divides by k (16-byte elements).
+// by_k divides by k (staged records).
 template <class Policy, class Bits, class Tile>
 SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, int cols, int ld_in, int ld_out,
                                           long long stride_in, long long stride_out, int per_block,
@@ -116,10 +153,10 @@ SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, i
   const Bits* src = in + matrix * stride_in;
   Bits* dst = out + matrix * stride_out;
   constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows;
-  if constexpr (sizeof(Bits) == 16) {
+  if constexpr (narrow_records_staged(static_cast<int>(sizeof(Bits)))) {
     const int n = split ? rows : cols;
     const int count = n - first < per_block ? n - first : per_block;
-    narrow_chunk_records_block<split>(src, dst, ld_in, ld_out, first, count, per_block, by_k, tile.data, block);
+    narrow_staged_records_block<split>(src, dst, ld_in, ld_out, first, count, per_block, by_k, tile.data, block);
   } else if constexpr (split) {  // rows x k -> k x rows
     const int count = rows - first < per_block ? rows - first : per_block;
     load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);

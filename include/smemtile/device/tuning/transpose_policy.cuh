@@ -347,15 +347,37 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
                                ElemBytes <= 2 && Shape::cols * ElemBytes <= 128>;
 };
 
+/// Whether narrow_rows / narrow_cols stage records of elem_bytes one element per access (staged
+/// records: narrow_staged_records a block at an odd pitch, the channel side walked by channel, the
+/// record side by a multiply-high) rather than by the record path's 16-byte runs: 4- and 16-byte
+/// elements, which it moved faster wherever the record path is selected (H200, % of cudaMemcpy,
+/// merging / splitting, record path -> staged; docs/tuning.md, "Staged records"): floats 26 x 2^21
+/// 63.6 / 77.8 -> 90.7 / 89.4, 30 x 2^21 66.4 / 82.4 -> 86.4 / 85.4; 16-byte elements 83-88 -> 93-100
+/// for every k. Bytes and halves keep the record path (bytes 26 x 2^22 51.8 / 55.9 against staged
+/// 39.9-44.4; halves 26 x 2^22 64.2 / 68.7 against 41.0-71.6 by how the channel side was walked).
+SMEMTILE_HOST_DEVICE constexpr bool narrow_records_staged(int elem_bytes) { return elem_bytes == 4 || elem_bytes == 16; }
+
+/// The record tile narrow_rows / narrow_cols take: transpose_record_tile_bytes, but where they stage
+/// records (narrow_records_staged) 22 KB for 16-byte elements (1408 chunks: 128 records of up to 11
+/// at an odd pitch) and 27 KB for floats (256 records of up to 27), so that 8 blocks fit a
+/// multiprocessor's 228 KB with their reserved kilobyte each.
+SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes) {
+  return elem_bytes == 16 ? 22 * 1024 : narrow_records_staged(elem_bytes) ? 27 * 1024 : transpose_record_tile_bytes;
+}
+
 /// A record algorithm's policy (narrow_rows, narrow_cols, small_batch) with a RecordTile of TileBytes
 /// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per multiprocessor asked
-/// of the register allocator (not yet measured), 8 for narrow 16-byte records: each thread keeps
-/// one chunk in flight, so their speed is the resident threads' (at 48 registers, 5 blocks: H200,
-/// 2^24 chunks of 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at 32 registers).
+/// of the register allocator (not yet measured), 8 for staged narrow records whose tiles let 8 fit
+/// (narrow_records_staged, at most 27 KB): each thread keeps an element or two in flight, so their
+/// speed is the resident threads' (16-byte elements at 48 registers, 5 blocks: H200, 2^24 chunks of
+/// 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at 32 registers).
 template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
 struct RecordTransposePolicy {
   static_assert(is_record_transpose(Algorithm), "smemtile::RecordTransposePolicy: a record algorithm");
-  static constexpr int min_blocks = ElemBytes == 16 && Algorithm != TransposeAlgorithm::small_batch ? 8 : 4;
+  static constexpr int min_blocks = Algorithm != TransposeAlgorithm::small_batch && narrow_records_staged(ElemBytes) &&
+                                            TileBytes <= 27 * 1024
+                                        ? 8
+                                        : 4;  ///< __launch_bounds__ blocks per multiprocessor
   /// the policy
   using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, min_blocks, false>;
 };
@@ -363,41 +385,33 @@ struct RecordTransposePolicy {
 template <int ElemBytes, TransposeAlgorithm Algorithm>
 struct DefaultRecordTransposePolicy : RecordTransposePolicy<ElemBytes, Algorithm, transpose_record_tile_bytes> {};
 
-/// The record tile narrow_rows / narrow_cols take: transpose_record_tile_bytes, but 22 KB for
-/// 16-byte elements, which stage narrow_chunk_records records a block: 1408 chunks, 128 records of
-/// up to 11 chunks at record_pitch (device_transpose runs RecordTransposePolicy with it).
-SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes) {
-  return elem_bytes == 16 ? 22 * 1024 : transpose_record_tile_bytes;
-}
+/// The most records one block of narrow_rows / narrow_cols stages (narrow_records_staged).
+inline constexpr int narrow_staged_records_max = 512;
 
-/// The most records one block of narrow_rows / narrow_cols stages for 16-byte elements.
-inline constexpr int narrow_chunk_records_max = 512;
-
-/// Records of k 16-byte elements one block of narrow_rows / narrow_cols stages from a record tile
-/// of `capacity` elements: the largest power of two up to narrow_chunk_records_max that the tile
-/// holds at record_pitch(k, 16), or 0. On the 22 KB tile: 512 records for k = 1, 256 to k = 5, 128
-/// to 11, 64 to 21, 32 above. Each thread keeps a chunk or two in flight, so small stages (many
-/// blocks resident) win and larger ones lose (H200, 2^24 chunks, merging / splitting, % of
-/// cudaMemcpy; docs/tuning.md, "16-byte records"): k = 1 at 128 / 256 / 512 / 1024 records 82 / 97
-/// / 99 / 95-97, k = 2 at 128 / 256 / 512 97 / 99 / 96-97, k = 12 at 32 / 64 / 128 93-94 / 97 /
-/// 92-93, k = 24 95-97 / 91-92 / 90-91; the 32 KB tiles of the general record path before: 83-88 at
-/// k = 5, 6, 10, 12, 24.
-SMEMTILE_HOST_DEVICE constexpr int narrow_chunk_records(int capacity, int k) {
+/// Records of k elements one block of narrow_rows / narrow_cols stages (narrow_records_staged) from a
+/// record tile of `capacity` elements: the largest power of two up to narrow_staged_records_max that
+/// the tile holds at the odd pitch k | 1, or 0. 16-byte elements on the 22 KB tile: 512 records for
+/// k = 1, 256 to k = 5, 128 to 11, 64 to 21, 32 above. Small stages (many blocks resident) win and
+/// larger ones lose (H200, 2^24 chunks, merging / splitting, % of cudaMemcpy; docs/tuning.md,
+/// "Staged records"): k = 1 at 128 / 256 / 512 / 1024 records 82 / 97 / 99 / 95-97, k = 2 at 128 /
+/// 256 / 512 97 / 99 / 96-97, k = 12 at 32 / 64 / 128 93-94 / 97 / 92-93, k = 24 95-97 / 91-92 /
+/// 90-91. Floats at k = 26, 128 / 256 / 512 records: 89.1 / 87.1, 91.5 / 86.6, 81.0 / 78.3.
+SMEMTILE_HOST_DEVICE constexpr int narrow_staged_records(int capacity, int k) {
   if (k < 1) return 0;
-  const int fit = capacity / record_pitch(k, 16);
+  const int fit = capacity / (k | 1);
   int records = 1;
-  while (records * 2 <= fit && records * 2 <= narrow_chunk_records_max) records *= 2;
+  while (records * 2 <= fit && records * 2 <= narrow_staged_records_max) records *= 2;
   return fit >= 1 ? records : 0;
 }
 
-/// narrow_rows' default policy.
+/// narrow_rows' default policy: the record tile narrow_record_tile_bytes gives.
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_rows>
-    : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_rows> {};
-/// narrow_cols' default policy.
+    : RecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_rows, narrow_record_tile_bytes(ElemBytes)> {};
+/// narrow_cols' default policy: the record tile narrow_record_tile_bytes gives.
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols>
-    : DefaultRecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols> {};
+    : RecordTransposePolicy<ElemBytes, TransposeAlgorithm::narrow_cols, narrow_record_tile_bytes(ElemBytes)> {};
 /// small_batch's default policy.
 template <int ElemBytes>
 struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::small_batch>
