@@ -367,16 +367,21 @@ SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes) {
 
 /// A record algorithm's policy (narrow_rows, narrow_cols, small_batch) with a RecordTile of TileBytes
 /// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per multiprocessor asked
-/// of the register allocator (not yet measured), 8 for staged narrow records whose tiles let 8 fit
-/// (narrow_records_staged, at most 27 KB): each thread keeps an element or two in flight, so their
-/// speed is the resident threads' (16-byte elements at 48 registers, 5 blocks: H200, 2^24 chunks of
-/// 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at 32 registers).
+/// of the register allocator (not yet measured), more for narrow records where measured: 8 for
+/// staged ones whose tiles let 8 fit (narrow_records_staged, at most 27 KB): each thread keeps an
+/// element or two in flight, so their speed is the resident threads' (16-byte elements at 48
+/// registers, 5 blocks: H200, 2^24 chunks of 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at
+/// 32 registers); 7 for halves on the record path's 32 KB tiles (32 registers, no spills; 6 blocks
+/// fit by shared memory against 4 at their 54-64 registers: H200, merging / splitting, 26 x 2^22
+/// 64.4 / 68.6 -> 72.5 / 69.7, 30 x 2^22 63.9 / 68.1 -> 71.8 / 69.5, merging 9 to 32 x (2^22 - 3)
+/// 42.4-45.2 -> 49.7-52.0; bytes the same way lost up to 2 points splitting, floats were staged).
 template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
 struct RecordTransposePolicy {
   static_assert(is_record_transpose(Algorithm), "smemtile::RecordTransposePolicy: a record algorithm");
-  static constexpr int min_blocks = Algorithm != TransposeAlgorithm::small_batch && narrow_records_staged(ElemBytes) &&
-                                            TileBytes <= 27 * 1024
-                                        ? 8
+  static constexpr bool narrow = Algorithm != TransposeAlgorithm::small_batch;  ///< narrow_rows / narrow_cols
+  static constexpr int min_blocks = narrow && narrow_records_staged(ElemBytes) && TileBytes <= 27 * 1024 ? 8
+                                    : narrow && ElemBytes == 2 && TileBytes == transpose_record_tile_bytes
+                                        ? 7
                                         : 4;  ///< __launch_bounds__ blocks per multiprocessor
   /// the policy
   using type = TransposePolicy<Algorithm, TileBytes / ElemBytes / 32, 32, 0, min_blocks, false>;
