@@ -121,9 +121,9 @@ SMEMTILE_DEVICE void staged_channel_side(Global* __restrict__ channels, long lon
 // A block of the narrow record algorithms staging records (narrow_records_staged): `count` of
 // `per_block` records (a power of two) starting at record `first`, staged at the odd pitch k | 1
 // (the channel side's lanes, a pitch apart, meet distinct banks: 16-byte groups for 16-byte
-// elements, words for floats). The channel side walks channel
-// by channel, the record side element by element (one division by k, by_k's multiply-high); every
-// access is one element, so consecutive threads make contiguous runs.
+// elements, words for floats). The channel side walks channel by channel, the record side element
+// by element (one division by k, by_k's multiply-high); every access is one element, so consecutive
+// threads make contiguous runs.
 template <bool Split, class Bits, class Block>
 SMEMTILE_DEVICE void narrow_staged_records_block(const Bits* src, Bits* dst, long long ld_in, long long ld_out, int first,
                                                  int count, int per_block, const FastDivmod& by_k, Bits* tile,
