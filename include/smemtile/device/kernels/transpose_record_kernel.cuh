@@ -119,16 +119,15 @@ SMEMTILE_DEVICE void staged_channel_side(Global* __restrict__ channels, long lon
 }
 
 // A block of the narrow record algorithms staging records (narrow_records_staged): `count` of
-// `per_block` records (a power of two) starting at record `first`, staged at the odd pitch k | 1
-// (the channel side's lanes, a pitch apart, meet distinct banks: 16-byte groups for 16-byte
-// elements, words for floats). The channel side walks channel by channel, the record side element
-// by element (one division by k, by_k's multiply-high); every access is one element, so consecutive
-// threads make contiguous runs.
+// `per_block` records (a power of two) starting at record `first`, staged narrow_staged_pitch(k)
+// apart. The channel side walks channel by channel, the record side element by element (one
+// division by k, by_k's multiply-high); every access is one element, so consecutive threads make
+// contiguous runs.
 template <bool Split, class Bits, class Block>
 SMEMTILE_DEVICE void narrow_staged_records_block(const Bits* src, Bits* dst, long long ld_in, long long ld_out, int first,
                                                  int count, int per_block, const FastDivmod& by_k, Bits* tile,
                                                  Block block) {
-  const int k = static_cast<int>(by_k.divisor), P = k | 1, record_elements = k * count;
+  const int k = static_cast<int>(by_k.divisor), P = narrow_staged_pitch(k), record_elements = k * count;
   if constexpr (Split) {  // records in: rows x k -> k x rows
     staged_record_side<true>(src + first * ld_in, ld_in, record_elements, by_k, P, tile, block);
     __syncthreads();
@@ -153,17 +152,15 @@ SMEMTILE_DEVICE void narrow_records_block(const Bits* in, Bits* out, int rows, i
   const Bits* src = in + matrix * stride_in;
   Bits* dst = out + matrix * stride_out;
   constexpr bool split = Policy::algorithm == TransposeAlgorithm::narrow_rows;
+  const int records = split ? rows : cols;
+  const int count = records - first < per_block ? records - first : per_block;
   if constexpr (narrow_records_staged(static_cast<int>(sizeof(Bits)))) {
-    const int n = split ? rows : cols;
-    const int count = n - first < per_block ? n - first : per_block;
     narrow_staged_records_block<split>(src, dst, ld_in, ld_out, first, count, per_block, by_k, tile.data, block);
   } else if constexpr (split) {  // rows x k -> k x rows
-    const int count = rows - first < per_block ? rows - first : per_block;
     load_records(src + static_cast<long long>(first) * ld_in, ld_in, count, cols, tile.data, block);
     __syncthreads();
     store_channels(tile.data, count, cols, dst + first, ld_out, block);
   } else {  // narrow_cols: k x cols -> cols x k
-    const int count = cols - first < per_block ? cols - first : per_block;
     load_channels(src + first, ld_in, count, rows, tile.data, block);
     __syncthreads();
     store_records(tile.data, count, rows, dst + static_cast<long long>(first) * ld_out, ld_out, block);

@@ -390,12 +390,17 @@ struct RecordTransposePolicy {
 template <int ElemBytes, TransposeAlgorithm Algorithm>
 struct DefaultRecordTransposePolicy : RecordTransposePolicy<ElemBytes, Algorithm, transpose_record_tile_bytes> {};
 
+/// The pitch (elements) of staged records of k elements (narrow_records_staged): k made odd, so
+/// that the channel side's lanes, a pitch apart, meet distinct banks (words for floats, 16-byte
+/// groups for 16-byte elements). No skew, unlike record_offset's.
+SMEMTILE_HOST_DEVICE constexpr int narrow_staged_pitch(int k) { return k | 1; }
+
 /// The most records one block of narrow_rows / narrow_cols stages (narrow_records_staged).
 inline constexpr int narrow_staged_records_max = 512;
 
 /// Records of k elements one block of narrow_rows / narrow_cols stages (narrow_records_staged) from a
 /// record tile of `capacity` elements: the largest power of two up to narrow_staged_records_max that
-/// the tile holds at the odd pitch k | 1, or 0. 16-byte elements on the 22 KB tile: 512 records for
+/// the tile holds at narrow_staged_pitch(k), or 0. 16-byte elements on the 22 KB tile: 512 records for
 /// k = 1, 256 to k = 5, 128 to 11, 64 to 21, 32 above. Small stages (many blocks resident) win and
 /// larger ones lose (H200, 2^24 chunks, merging / splitting, % of cudaMemcpy; docs/tuning.md,
 /// "Staged records"): k = 1 at 128 / 256 / 512 / 1024 records 82 / 97 / 99 / 95-97, k = 2 at 128 /
@@ -403,7 +408,7 @@ inline constexpr int narrow_staged_records_max = 512;
 /// 90-91. Floats at k = 26, 128 / 256 / 512 records: 89.1 / 87.1, 91.5 / 86.6, 81.0 / 78.3.
 SMEMTILE_HOST_DEVICE constexpr int narrow_staged_records(int capacity, int k) {
   if (k < 1) return 0;
-  const int fit = capacity / (k | 1);
+  const int fit = capacity / narrow_staged_pitch(k);
   int records = 1;
   while (records * 2 <= fit && records * 2 <= narrow_staged_records_max) records *= 2;
   return fit >= 1 ? records : 0;
