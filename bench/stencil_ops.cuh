@@ -60,6 +60,25 @@ struct Box27 {  // 3D 27-point box: the mean of the 3 x 3 x 3 neighbourhood
   }
 };
 
+// Box27 written as a SeparableStencilOp: rows summed, then their sums, then the planes' / 27. The
+// same mean (its sums in another order); a kernel that keeps planes' partials (the 3D box strips,
+// the fused steps' 3D sweep) reduces a plane once for the three points along z that read it.
+struct SeparableBox27 : smemtile::SeparableStencilOp<SeparableBox27> {
+  static constexpr double abs_sum = 1;
+  template <class Row>
+  __device__ auto across(const Row& row) const {
+    return row(-1) + row(0) + row(1);
+  }
+  template <class Rows>
+  __device__ auto down(const Rows& rows) const {
+    return rows(-1) + rows(0) + rows(1);
+  }
+  template <class Planes>
+  __device__ auto through(const Planes& planes) const {
+    using V = std::decay_t<decltype(planes(0))>;
+    return (planes(-1) + planes(0) + planes(1)) * V(1.0 / 27.0);
+  }
+};
 
 struct Heat7 {  // 3D heat step, 7 points
   template <class N>

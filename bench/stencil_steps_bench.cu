@@ -6,8 +6,8 @@
 //   cudaMemcpy            cudaMemcpyAsync device-to-device of the array: one step's ceiling (one read
 //                         and one write of every byte)
 //   smemtile_steps        device_stencil_steps<R, Shape>(buffers, Steps, boundary, op): the selector's
-//                         policy (2D: fused passes; 3D 7-point: the z sweep; 27-point box:
-//                         single steps; see docs/stencil-steps.md);
+//                         policy (2D: fused passes; 3D 7-point and 27-point box (a separable
+//                         op): the z sweeps; see docs/stencil-steps.md);
 //                         Steps 1, 2, 4, 8, 16, 64
 //   smemtile_steps_3d_fused  3D only: device_stencil_steps with the default 3D fused policy passed by
 //                         the caller (what the selector declines)
@@ -34,7 +34,7 @@
 
 #define SMEMTILE_BENCH_NAME "stencil_steps_bench"
 #include "bench_common.cuh"
-#include "stencil_ops.cuh"  // value_of, SeparableBlur9, Box27, Heat7
+#include "stencil_ops.cuh"  // value_of, SeparableBlur9, SeparableBox27, Heat7
 
 namespace {
 
@@ -113,7 +113,8 @@ enum Impl { kSteps, kSteps3dFused, kSteps3dSweep, kSingle, kNaive, kMemcpy };
 // The sweep policies the benchmark races, by element size and shape: star stencils the selector's
 // register sweep (1) beside the planes scheme's former default (0) and two more register shapes
 // (floats: 3 is the selector's policy for rows off 16 bytes, DefaultStencilSweepPolicy's
-// unaligned_type; doubles: 3 is the selector's policy at depth 2); boxes (planes only) four plane shapes of 90-220 KB.
+// unaligned_type; doubles: 3 is the selector's policy at depth 2); boxes (a separable op) the selector's register sweep
+// of plane partials (1) and three shapes of the planes scheme (90-220 KB).
 constexpr auto kRegisters = smemtile::StencilSweepCompute::registers;
 template <int ElemBytes, int Variant, StencilShape S>
 struct SweepVariant;
@@ -126,7 +127,7 @@ template <> struct SweepVariant<8, 1, StencilShape::star> { using type = smemtil
 template <> struct SweepVariant<8, 2, StencilShape::star> { using type = smemtile::StencilSweepPolicy<2, 32, 64, 64, 512, 1, kRegisters>; };
 template <> struct SweepVariant<8, 3, StencilShape::star> { using type = smemtile::StencilSweepPolicy<2, 32, 32, 64, 256, 2, kRegisters>; };
 template <> struct SweepVariant<4, 0, StencilShape::box> { using type = smemtile::StencilSweepPolicy<4, 24, 64, 64>; };
-template <> struct SweepVariant<4, 1, StencilShape::box> { using type = smemtile::StencilSweepPolicy<3, 32, 64, 64>; };
+template <> struct SweepVariant<4, 1, StencilShape::box> { using type = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::box, true>::type; };
 template <> struct SweepVariant<4, 2, StencilShape::box> { using type = smemtile::StencilSweepPolicy<4, 48, 64, 64, 512, 1>; };
 template <> struct SweepVariant<4, 3, StencilShape::box> { using type = smemtile::StencilSweepPolicy<3, 64, 64, 64, 512, 1>; };
 
@@ -245,7 +246,7 @@ void dispatch(nvbench::state& state, Impl impl) {
   else if (c == kCases[6]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 512, 512, 512);
   else if (c == kCases[7]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 503, 517, 499);
   else if (c == kCases[8]) run<3, 1, StencilShape::star, double, Heat7>(state, impl, 512, 512, 512);
-  else if (c == kCases[9]) run<3, 1, StencilShape::box, float, Box27>(state, impl, 384, 384, 384);
+  else if (c == kCases[9]) run<3, 1, StencilShape::box, float, SeparableBox27>(state, impl, 384, 384, 384);
   else if (c == kCases[10]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 256, 256, 256);
   else if (c == kCases[11]) run<3, 1, StencilShape::star, float, Heat7>(state, impl, 128, 128, 128);
   else run<3, 1, StencilShape::star, double, Heat7>(state, impl, 256, 256, 256);

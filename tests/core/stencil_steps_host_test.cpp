@@ -254,6 +254,38 @@ TEST_CASE("stencil sweep: 7-point floats under clamp take the vector sweep, the 
   CHECK(smemtile::stencil_sweep_shared_bytes<DF::clamp_unaligned_type>(4, 1) <= 99 * 1024);
 }
 
+TEST_CASE("stencil sweep: boxes of a separable op sweep their plane partials where the volume fills the GPU") {
+  using smemtile::StencilSweepCompute;
+  using BF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::box, true>;
+  using BD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>;
+  STATIC_REQUIRE(BF::type::compute == StencilSweepCompute::registers);
+  STATIC_REQUIRE(BF::type::depth == 3 && BF::type::region_y == 32 && BF::type::region_x == 64);
+  STATIC_REQUIRE(BD::type::depth == 2 && BD::type::region_y == 32 && BD::type::region_x == 32);
+  STATIC_REQUIRE(std::is_same<BF::clamp_type, BF::type>::value && std::is_same<BF::unaligned_type, BF::type>::value);
+  // Other boxes keep single steps; separable boxes are swept at radius 1 of 4- and 8-byte elements.
+  STATIC_REQUIRE(!smemtile::stencil_sweep_selected<4, 1, StencilShape::box>);
+  STATIC_REQUIRE(smemtile::stencil_sweep_selected<4, 1, StencilShape::box, true>);
+  STATIC_REQUIRE(smemtile::stencil_sweep_selected<8, 1, StencilShape::box, true>);
+  STATIC_REQUIRE(!smemtile::stencil_sweep_selected<4, 2, StencilShape::box, true>);
+  STATIC_REQUIRE(!smemtile::stencil_sweep_selected<2, 1, StencilShape::box, true>);
+  CHECK(smemtile::stencil_steps_choice<3, 4, 1, StencilShape::box, true>(227 * 1024).fused);
+  CHECK_FALSE(smemtile::stencil_steps_choice<3, 4, 1, StencilShape::box>(227 * 1024).fused);
+  // The H200's measurements (docs/stencil-steps.md, "Separable boxes"), scaled to its bandwidth.
+  const double h200 = 4.8e12;
+  const auto sweeps = [&](auto d, int bytes, double gain, long long n, bool whole_wave) {
+    using D = decltype(d);
+    return smemtile::stencil_sweep_fills<typename D::type>(bytes, 1, n, n, n, 132,
+                                                           smemtile::stencil_sweep_gain(gain, D::reference_bandwidth, h200),
+                                                           whole_wave);
+  };
+  for (long long n : {256, 384, 512}) CHECK(sweeps(BF{}, 4, BF::gain_over_single, n, false));  // zero 0.86-1.03 against 0.78-0.80
+  CHECK_FALSE(sweeps(BF{}, 4, BF::gain_over_single, 192, false));  // 0.73 swept against 0.86
+  CHECK_FALSE(sweeps(BF{}, 4, BF::gain_over_single_rewrites, 512, true));  // clamp 0.80 against 0.81
+  for (long long n : {256, 384, 512}) CHECK(sweeps(BD{}, 8, BD::gain_over_single_rewrites, n, true));  // 0.69-1.02 against 0.47-0.51
+  // Rows off 16 bytes (503 x 517 x 499 floats: zero 1.08 against 0.66, clamp 0.93 against 0.67).
+  CHECK(smemtile::stencil_sweep_fills<BF::type>(4, 1, 503, 517, 499, 132, BF::gain_over_unaligned_single_rewrites));
+}
+
 TEST_CASE("stencil sweep: rows off 16 bytes sweep on both GPUs (single steps cannot load by TMA)") {
   using DF = smemtile::DefaultStencilSweepPolicy<4, 1, StencilShape::star>;
   using DD = smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::star>;

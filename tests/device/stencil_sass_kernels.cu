@@ -2,7 +2,7 @@
 // stencil SASS test (CMakeLists.txt), which requires the instructions named there.
 #include <smemtile/smemtile.cuh>
 
-#include "stencil_ops.cuh"  // Blur9, Box27, Heat7 (bench/: the ops the stencil benchmarks run)
+#include "stencil_ops.cuh"  // Blur9, Box27, SeparableBox27, Heat7 (bench/: the ops the stencil benchmarks run)
 
 using namespace smemtile;
 
@@ -138,6 +138,18 @@ template __global__ void stencil_sweep_registers_kernel<SweepF, 1, StencilShape:
     GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, SweepHeat7F, int, int);
 template __global__ void stencil_sweep_registers_kernel<SweepD, 1, StencilShape::star, double, boundary::Clamp, SweepHeat7D>(
     GlobalArray<const double, 3>, GlobalArray<double, 3>, boundary::Clamp, SweepHeat7D, int, int);
+}  // namespace smemtile::detail
+
+// Its register sweep of a separable box's plane partials, the selector's float policy under zero:
+// planes by 16-byte cp.async, rows from shared memory, the last step's runs by global stores, no
+// local memory.
+struct SweepSepBox27F : SeparableBox27 {};
+namespace smemtile::detail {
+using SweepBoxF = DefaultStencilSweepPolicy<4, 1, StencilShape::box, true>::type;
+template __global__ void stencil_sweep_registers_kernel<SweepBoxF, 1, StencilShape::box, float, boundary::Zero,
+                                                        SweepSepBox27F>(GlobalArray<const float, 3>,
+                                                                        GlobalArray<float, 3>, boundary::Zero,
+                                                                        SweepSepBox27F, int, int);
 }  // namespace smemtile::detail
 
 // Its vector sweep, the selector's policy for floats under clamp: planes by 16-byte cp.async, 16-byte

@@ -73,6 +73,49 @@ SeparableMeanOp<T, R> random_separable_mean(std::mt19937& rng) {
   return op;
 }
 
+// A 3D separable mean: SeparableMeanOp's rows and planes, then planes(dz) with random positive
+// weights along z (its through()), each pass divided by its weights' total.
+template <class T, int R>
+struct SeparableMeanOp3 : smemtile::SeparableStencilOp<SeparableMeanOp3<T, R>> {
+  T wx[2 * R + 1], wy[2 * R + 1], wz[2 * R + 1];
+  T total_xy, total_z;
+  template <class Row>
+  __device__ T across(const Row& row) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wx[d + R] * row(d);
+    return sum;
+  }
+  template <class Rows>
+  __device__ T down(const Rows& rows) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wy[d + R] * rows(d);
+    return sum / total_xy;
+  }
+  template <class Planes>
+  __device__ T through(const Planes& planes) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wz[d + R] * planes(d);
+    return sum / total_z;
+  }
+};
+
+template <class T, int R>
+SeparableMeanOp3<T, R> random_separable_mean3(std::mt19937& rng) {
+  SeparableMeanOp3<T, R> op{};
+  T x = 0, y = 0, z = 0;
+  for (int d = 0; d <= 2 * R; ++d) {
+    op.wx[d] = static_cast<T>(uniform(rng, 1, 3));
+    op.wy[d] = static_cast<T>(uniform(rng, 1, 3));
+    op.wz[d] = static_cast<T>(uniform(rng, 1, 3));
+    x += op.wx[d];
+    y += op.wy[d];
+    z += op.wz[d];
+  }
+  op.total_xy = x * y;
+  op.total_z = z;
+  return op;
+}
+
 // An element as a number to print.
 template <class T>
 double printable(T v) {

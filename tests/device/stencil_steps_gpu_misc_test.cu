@@ -132,6 +132,41 @@ TEST_CASE("device_stencil_steps 3D register sweeps (StencilSweepCompute::registe
   }
 }
 
+// `cases` random geometries around Policy's tile, each with random steps of a random SeparableMeanOp3.
+template <int R, int P, class T, class Policy>
+void check_separable_boxes(int cases, unsigned seed) {
+  constexpr auto g = smemtile::stencil_steps_geometry<smemtile::detail::SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), R);
+  std::mt19937 rng(seed);
+  for (int i = 0; i < cases; ++i) {
+    const Geometry geometry = random_geometry(rng, 3, i, g.tile_a, g.tile_x, R, R > 1, 16);
+    check_steps_with<3, R, box, P, T, Policy>(geometry, random_steps(rng, i, Policy::depth),
+                                              random_separable_mean3<T, R>(rng), rng);
+  }
+}
+
+TEST_CASE("device_stencil_steps 3D register sweeps of separable boxes (plane partials)") {
+  // Every policy kind, radii 1-2, floats, doubles and integers, runs of 4 to 8 rows; random shapes,
+  // pitches and steps, each equal bit for bit to single steps of the same op.
+  check_separable_boxes<1, kZero, float, RegisterSweep<3, 32, 64, 8, 256>>(8, 141);
+  check_separable_boxes<1, kClamp, float, RegisterSweep<3, 32, 64, 8, 256>>(8, 142);
+  check_separable_boxes<1, kReflect, float, RegisterSweep<3, 64, 32, 8, 256>>(6, 143);
+  check_separable_boxes<1, kPeriodic, double, RegisterSweep<2, 32, 32, 6, 256>>(6, 144);
+  check_separable_boxes<1, kConstant, float, RegisterSweep<4, 32, 32, 6, 256>>(5, 145);
+  check_separable_boxes<2, kClamp, float, RegisterSweep<2, 32, 64, 8, 256>>(5, 146);
+  check_separable_boxes<2, kZero, int, RegisterSweep<2, 16, 64, 5, 256>>(5, 147);
+  // The selector's policies, forced on small volumes and through it where it sweeps (256^3 floats
+  // under zero, 256 x 250 x 252 doubles under clamp: a wave of blocks and more on 132 multiprocessors).
+  using Float = typename smemtile::DefaultStencilSweepPolicy<4, 1, box, true>::type;
+  using Double = typename smemtile::DefaultStencilSweepPolicy<8, 1, box, true>::type;
+  check_separable_boxes<1, kReflect, float, Float>(4, 148);
+  check_separable_boxes<1, kClamp, double, Double>(4, 149);
+  std::mt19937 rng(150);
+  Geometry g{3, 256, 256, 256, 256, 256LL * 256, 256, 256LL * 256, 0, 0, 64};
+  check_steps_with<3, 1, box, kZero, float>(g, 6, random_separable_mean3<float, 1>(rng), rng);
+  g = Geometry{3, 256, 250, 252, 254, 254LL * 250, 256, 256LL * 251, 0, 2, 64};
+  check_steps_with<3, 1, box, kClamp, double>(g, 5, random_separable_mean3<double, 1>(rng), rng);
+}
+
 TEST_CASE("device_stencil_steps 3D vector sweeps (StencilSweepCompute::vectors)") {
   // Every policy kind, radii 1-2 (at most 16 bytes' worth), rows of 8 and 16 lanes, runs of 1 to 4
   // rows, floats, doubles and integers; random shapes, pitches and steps, then layouts wide enough

@@ -90,9 +90,11 @@ LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const 
                                  static_cast<long long>(device.multiprocessors) * Policy::min_blocks);
   const long long chunks = tiles(in.extent(0), plan.chunk);
   if constexpr (Policy::compute != StencilSweepCompute::planes) {
-    static_assert(Shape == StencilShape::star,
-                  "smemtile::device_stencil_steps: StencilSweepCompute::registers and ::vectors sweep star stencils only "
-                  "(a box reads other columns along z); use StencilSweepCompute::planes");
+    static_assert(Shape == StencilShape::star ||
+                      (Policy::compute == StencilSweepCompute::registers && is_separable_stencil_op<Op>),
+                  "smemtile::device_stencil_steps: StencilSweepCompute::registers sweeps star stencils and boxes whose "
+                  "op is a SeparableStencilOp, ::vectors star stencils only (a box reads other columns along z); use "
+                  "StencilSweepCompute::planes");
   }
   if constexpr (Policy::compute == StencilSweepCompute::vectors) {
     return launch_3d_grid<stencil_sweep_vectors_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
@@ -221,7 +223,7 @@ template <int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus run_default_sweep(const DeviceLimits& device, StencilBuffers<T, 3>& buffers, int steps, Boundary boundary,
                                Op op, cudaStream_t stream, bool* launched) {
   constexpr int bytes = static_cast<int>(sizeof(T));
-  using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape>;
+  using Default = DefaultStencilSweepPolicy<bytes, Radius, Shape, is_separable_stencil_op<Op>>;
   using Sweep = typename Default::type;
   using Unaligned = typename Default::unaligned_type;
   constexpr bool clamp = std::is_same<Boundary, boundary::Clamp>::value;
@@ -293,7 +295,9 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   DeviceLimits device;
   const LaunchStatus queried = device_limits(&device, stencil_steps_who);
   if (!queried) return queried;
-  const StencilStepsChoice choice = stencil_steps_choice<rank, bytes, Radius, Shape>(device.shared_per_block_optin);
+  constexpr bool separable = is_separable_stencil_op<Op>;
+  const StencilStepsChoice choice =
+      stencil_steps_choice<rank, bytes, Radius, Shape, separable>(device.shared_per_block_optin);
   using Standard = typename DefaultStencilStepsPolicy<rank, bytes, Radius, Shape>::type;
   constexpr bool partial_rings = StepsStreamRing<Op, T, Radius, Shape>::partials;
   if constexpr (Rank == 2 && stencil_steps_stream_candidate<bytes, Radius, Shape, Boundary, partial_rings>) {
@@ -310,7 +314,7 @@ LaunchStatus dispatch_stencil_steps(StencilBuffers<T, Rank>& buffers, int steps,
   }
   if constexpr (Rank <= 2) {
     if (choice.fused) return run_stencil_passes<Standard, Radius, Shape>(device, buffers, steps, boundary, op, stream);
-  } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape>) {  // (no sweep kernel built for the others)
+  } else if constexpr (stencil_sweep_selected<bytes, Radius, Shape, separable>) {  // (no sweep kernel built for the others)
     if (choice.fused) {
       bool launched = false;
       const LaunchStatus s = run_default_sweep<Radius, Shape>(device, buffers, steps, boundary, op, stream, &launched);

@@ -19,7 +19,8 @@
 // (SweepRunPlace), so they hold that point's value with no rewrite and no second barrier.
 #pragma once
 
-#include "stencil_sweep.cuh"  // StencilSweepPolicy, SweepPlanePolicy, StepsTile
+#include "stencil_strips.cuh"  // StripRow, separable_row_t (separable boxes)
+#include "stencil_sweep.cuh"   // StencilSweepPolicy, SweepPlanePolicy, StepsTile
 
 namespace smemtile {
 
@@ -104,10 +105,18 @@ SMEMTILE_DEVICE void sweep_register_points(const T (&window)[2 * Radius + 1][Run
   }
 }
 
+// What a fill policy's plane outside the volume holds (index policies: unused).
+template <class T, class Boundary>
+SMEMTILE_DEVICE T sweep_fill(const Boundary& boundary) {
+  if constexpr (Boundary::maps_index) return T{};
+  else return boundary.template value<T>();
+}
+
 // Where the window of plane p reaches outside the volume along z (not periodic): those planes'
-// values as the policy gives them (the fill, or the plane they map to, which is within R of p).
+// entries as the policy gives them (`fill`, or the plane they map to, which is within R of p).
+// Entries are values, or a separable box's plane partials (the fill plane's partial).
 template <int Radius, int Phase, class T, int Run, class Boundary>
-SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p, int nz, const Boundary& boundary) {
+SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p, int nz, const T& fill) {
 #pragma unroll
   for (int dz = -Radius; dz <= Radius; ++dz) {
     if (p + dz >= 0 && p + dz < nz) continue;
@@ -122,7 +131,7 @@ SMEMTILE_DEVICE void sweep_window_edges(T (&window)[2 * Radius + 1][Run], int p,
             window[sweep_slot<Radius, Phase>(Radius + dz)][j] = window[sweep_slot<Radius, Phase>(Radius + o)][j];
     } else {
 #pragma unroll
-      for (int j = 0; j < Run; ++j) window[sweep_slot<Radius, Phase>(Radius + dz)][j] = boundary.template value<T>();
+      for (int j = 0; j < Run; ++j) window[sweep_slot<Radius, Phase>(Radius + dz)][j] = fill;
     }
   }
 }
@@ -134,7 +143,8 @@ template <int Radius, StencilShape Shape, class T, int X, int Run, bool Periodic
 SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], const T* column, const SweepRunPlace& place,
                                           int p, int nz, const Op& op, const Boundary& boundary, T (&values)[Run]) {
   if constexpr (!Periodic) {
-    if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, T, Run>(window, p, nz, boundary);
+    if (p - Radius < 0 || p + Radius >= nz)
+      sweep_window_edges<Radius, Phase, T, Run, Boundary>(window, p, nz, sweep_fill<T>(boundary));
   }
   sweep_register_points<Radius, Shape, T, X, Run, Phase>(window, column, place, op, values);
 }
@@ -386,6 +396,128 @@ SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], 
   }
 }
 
+// ---- Separable boxes (a SeparableStencilOp): a thread's window along z holds its points' plane
+// partials, down() of the across() of a plane's rows, so each plane of each step is reduced once
+// for the 2R + 1 points along z that read it. Step k computes plane p_k = q - k (R + 1) at sweep
+// step q: it first reduces step k - 1's plane p_k + R (written, or for the input landed, by sweep
+// step q - 1) into its window, then gives through() of planes p_k - R ... p_k + R.
+
+// Partials d = -Radius ... Radius of a point at first[Radius + d]: a run's rows' across() for down().
+template <int Radius, class P>
+struct SweepPartials {
+  const P* first;
+  SMEMTILE_DEVICE P operator()(int d) const {
+    SMEMTILE_CHECK(d >= -Radius && d <= Radius, "stencil sweep: down() read (d, -, -, radius) beyond the radius", d,
+                   0, 0, Radius);
+    return first[Radius + d];
+  }
+};
+
+// Point j's plane partials dz = -Radius ... Radius in a window whose plane p + dz lives in slot
+// sweep_slot<Radius, Phase>(Radius + dz), for through().
+template <int Radius, int Phase, class P, int Run>
+struct SweepWindowPartials {
+  const P (*window)[Run];
+  int j;
+  SMEMTILE_DEVICE P operator()(int dz) const {
+    SMEMTILE_CHECK(dz >= -Radius && dz <= Radius, "stencil sweep: through() read (dz, -, -, radius) beyond the radius",
+                   dz, 0, 0, Radius);
+    return window[sweep_slot<Radius, Phase>(Radius + dz)][j];
+  }
+};
+
+// What a sweep's window holds: values (star stencils) or a separable box's plane partials.
+template <bool Box, class Op, class T, int Radius>
+struct SweepWindowEntry {
+  using type = T;
+};
+template <class Op, class T, int Radius>
+struct SweepWindowEntry<true, Op, T, Radius> {
+  using type = decltype(std::declval<const Op&>().down(SweepPartials<Radius, separable_row_t<Op, T, Radius>>{nullptr}));
+};
+
+// The plane partials of a thread's run in a plane, `column` the thread's column there (row 0) and
+// `place` where each point lies: the run's rows share their rows' across(), Run + 2R of them; runs
+// with points mapped elsewhere (index policies) reduce each point's rows at its place.
+template <int Radius, class T, int X, int Run, class Op, class P>
+SMEMTILE_DEVICE void sweep_box_partials(const T* column, const SweepRunPlace& place, const Op& op, P (&partials)[Run]) {
+  using Row = separable_row_t<Op, T, Radius>;
+  if (place.mapped == 0u) {
+    const T* const first = column + (place.y_first - Radius) * X - Radius;
+    Row rows[Run + 2 * Radius];
+#pragma unroll
+    for (int i = 0; i < Run + 2 * Radius; ++i) rows[i] = op.across(StripRow<Radius, T>{first + i * X});
+#pragma unroll
+    for (int j = 0; j < Run; ++j) partials[j] = op.down(SweepPartials<Radius, Row>{rows + j});
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < Run; ++j) {
+    const int row = place.mapped >> j & 1u ? place.rows[place.y_first + j] - place.y0 : place.y_first + j;
+    Row rows[2 * Radius + 1];
+#pragma unroll
+    for (int d = 0; d <= 2 * Radius; ++d) rows[d] = op.across(StripRow<Radius, T>{column + (row - Radius + d) * X - Radius});
+    partials[j] = op.down(SweepPartials<Radius, Row>{rows});
+  }
+}
+
+// The plane partial of a fill policy's plane outside the volume (index policies: unused).
+template <int Radius, class P, class T, class Op, class Boundary>
+SMEMTILE_DEVICE P sweep_box_fill(const Op& op, const Boundary& boundary) {
+  if constexpr (Boundary::maps_index) {
+    return P{};
+  } else {
+    using Row = separable_row_t<Op, T, Radius>;
+    T values[2 * Radius + 1];
+    Row rows[2 * Radius + 1];
+#pragma unroll
+    for (int d = 0; d <= 2 * Radius; ++d) values[d] = boundary.template value<T>();
+#pragma unroll
+    for (int d = 0; d <= 2 * Radius; ++d) rows[d] = op.across(StripRow<Radius, T>{values});
+    return op.down(SweepPartials<Radius, Row>{rows});
+  }
+}
+
+// sweep_register_steps for a separable box: step k reduces step k - 1's plane p + R into
+// windows[k - 1], then computes plane p = q - k (R + 1) from its partials.
+template <class Policy, int Radius, bool Periodic, int Phase, class T, class P, int D, int Run, class Rings,
+          class Needed, class Op, class Boundary>
+SMEMTILE_DEVICE void sweep_box_steps(P (&windows)[D][2 * Radius + 1][Run], const Rings& ring, int q, int steps,
+                                     const Needed& needed, const SweepRunPlace& place, int x, int nz, unsigned outside,
+                                     const SweepRunStores<T>& stores, const Op& op, const Boundary& boundary,
+                                     const P& fill) {
+  constexpr int X = Policy::region_x;
+#pragma unroll
+  for (int k = 1; k <= D; ++k) {
+    if (k > steps) break;
+    const int p = q - k * (Radius + 1);
+    P (&window)[2 * Radius + 1][Run] = windows[k - 1];
+    if (needed(k - 1, p + Radius))
+      sweep_box_partials<Radius, T, X, Run>(ring(k - 1, p + Radius) + place.column, place, op,
+                                            window[sweep_slot<Radius, Phase>(2 * Radius)]);
+    if (!needed(k, p)) continue;
+    if constexpr (!Periodic) {
+      if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, P, Run, Boundary>(window, p, nz, fill);
+    }
+    T values[Run];
+#pragma unroll
+    for (int j = 0; j < Run; ++j) values[j] = static_cast<T>(op.through(SweepWindowPartials<Radius, Phase, P, Run>{window, j}));
+    if constexpr (!Boundary::maps_index) {
+      if (outside != 0u)
+#pragma unroll
+        for (int j = 0; j < Run; ++j)
+          if (outside >> j & 1u) values[j] = boundary.template value<T>();
+    }
+    if (k == steps) {
+      stores.store(values, p);
+    } else {
+      T* const to = ring(k, p) + place.y_first * X + x;
+#pragma unroll
+      for (int j = 0; j < Run; ++j) to[j * X] = values[j];
+    }
+  }
+}
+
 // f(integral_constant<int, 0>), f(... 1>), ... in turn while f returns true.
 template <class F, int... Phases>
 SMEMTILE_DEVICE void for_each_phase(std::integer_sequence<int, Phases...>, const F& f) {
@@ -411,7 +543,10 @@ template <class Policy, int Radius, StencilShape Shape, class T, class Boundary,
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_sweep_registers_kernel(GlobalArray<const T, 3> in, GlobalArray<T, 3> out, Boundary boundary, Op op,
                                    int steps, int chunk) {
-  static_assert(Shape == StencilShape::star, "stencil sweep registers: star stencils only (a box reads other columns along z)");
+  constexpr bool box = Shape == StencilShape::box;
+  static_assert(!box || is_separable_stencil_op<Op>,
+                "stencil sweep registers: star stencils, or boxes whose op is a SeparableStencilOp (other boxes read "
+                "other columns along z)");
   using Plane = SweepPlanePolicy<Policy>;
   constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
   constexpr int X = Policy::region_x, Run = Policy::region_y * X / Policy::threads, D = Policy::depth;
@@ -448,23 +583,36 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr int ahead = stencil_sweep_prefetch;
   const int q_first = z_first - steps * Radius;
   for (int q = q_first; q < q_first + ahead - 1; ++q) load(q);
-  T windows[D][2 * Radius + 1][Run];  // [k][slot of Radius + dz][j]: step k's values of plane p_(k+1) + dz
+  // [k][slot of Radius + dz][j]: step k's values of plane p_(k+1) + dz (boxes: their partials)
+  using Entry = typename SweepWindowEntry<box, Op, T, Radius>::type;
+  Entry windows[D][2 * Radius + 1][Run];
+  const Entry fill = [&] {
+    if constexpr (box) return sweep_box_fill<Radius, Entry, T>(op, boundary);
+    else return Entry{};
+  }();
   // Sweep step q in window phase Phase (constexpr): the rotation's period where the loop is unrolled
   // by it (radius 1), else 0 with the planes moved down the registers after each step.
   constexpr int period = Radius == 1 ? 2 * Radius + 1 : 1;
   const auto sweep_step = [&](auto phase_constant, int q) {
     constexpr int phase = decltype(phase_constant)::value;
     load(q + ahead - 1);
+    if constexpr (box) {
+      sweep_box_steps<Policy, Radius, periodic, phase, T>(windows, ring, q, steps, needed, place, x, nz, outside, stores,
+                                                          op, boundary, fill);
+    } else {
 #pragma unroll
-    for (int j = 0; j < Run; ++j)
-      windows[0][sweep_slot<Radius, phase>(2 * Radius)][j] = ring(0, q - 1)[(y_first + j) * X + x];
-    sweep_register_steps<Policy, Radius, Shape, periodic, phase>(windows, ring, q, steps, needed, place, x, nz, outside,
-                                                                stores, op, boundary);
-    if constexpr (period == 1) advance_sweep_windows<D, Radius, T, Run>(windows);
+      for (int j = 0; j < Run; ++j)
+        windows[0][sweep_slot<Radius, phase>(2 * Radius)][j] = ring(0, q - 1)[(y_first + j) * X + x];
+      sweep_register_steps<Policy, Radius, Shape, periodic, phase>(windows, ring, q, steps, needed, place, x, nz,
+                                                                  outside, stores, op, boundary);
+    }
+    if constexpr (period == 1) advance_sweep_windows<D, Radius, Entry, Run>(windows);
     async_copy_wait<ahead - 1>();  // plane q has landed
     __syncthreads();
   };
-  for_each_sweep_step<period>(q_first, z_last + steps * Radius, sweep_step);
+  // The last step computes plane z_last - 1 at sweep step z_last + steps R (boxes: z_last - 1 + steps (R + 1)).
+  const int q_last = box ? z_last - 1 + steps * (Radius + 1) : z_last + steps * Radius;
+  for_each_sweep_step<period>(q_first, q_last, sweep_step);
 }
 
 #endif  // __CUDACC__

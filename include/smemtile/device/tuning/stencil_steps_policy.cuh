@@ -177,7 +177,8 @@ struct DefaultStencilStepsPolicy {
 enum class StencilSweepCompute {
   planes,    ///< a ring of 2R + 2 planes per step in shared memory; every neighbour read from it (any shape)
   registers,  ///< star stencils: each thread keeps its points' values along z in registers, per step,
-              ///< so shared memory holds only the plane whose x and y neighbours the next step reads
+              ///< so shared memory holds only the plane whose x and y neighbours the next step reads;
+              ///< boxes whose op is a SeparableStencilOp: its points' plane partials (each plane reduced once)
   vectors     ///< as registers, each thread holding 16 bytes of consecutive x per row (4- and 8-byte
               ///< elements): x neighbours by shuffles, shared memory moved 16 bytes at a time
 };
@@ -389,7 +390,7 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_fills(int elem_bytes, int radi
 /// memory-bound. Doubles: the figures the floats' depth-3 `type` measured there before the phase
 /// rotation (zero 1.10 against 0.56 and 0.85 against 0.55; clamp 0.96 against 0.73 and 0.74 against
 /// 0.65; wave share 0.955), a lower bound.
-template <int ElemBytes, int Radius, StencilShape Shape>
+template <int ElemBytes, int Radius, StencilShape Shape, bool Separable = false>
 struct DefaultStencilSweepPolicy {
   /// the policy (boxes, which only a caller sweeps: the planes scheme's, floats depth 3 on 32 x 64
   /// planes, doubles depth 2 on 20 x 64, two blocks of 256 threads)
@@ -424,6 +425,39 @@ struct DefaultStencilSweepPolicy {
   static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.19 : 1.77;  ///< measured, above
 };
 
+/// The default 3D sweep of a box whose op is a SeparableStencilOp: the register sweep of plane
+/// partials (StencilSweepCompute::registers; docs/stencil-steps.md, "Separable boxes"), floats at
+/// depth 3 on 32 x 64 planes, doubles at depth 2 on 32 x 32, two blocks of 256 threads (runs of 8
+/// and 4 rows), on 16-byte rows and off them. The 27-point mean as a separable op, 64 steps, x the
+/// copy per step, NVIDIA H200 (probe; over single steps of the same op, which load by TMA):
+/// floats 384^3 / 512^3 zero 1.01 / 1.03 against 0.80 / 0.78, periodic 1.06 / 1.09 against 0.67 /
+/// 0.68, clamp 0.81 / 0.80 against 0.80 / 0.81, reflect 0.78 / 0.81 against 0.81 / 0.78; doubles
+/// zero 1.20 / 1.22 against 0.52 / 0.52, clamp 0.99 / 1.02 against 0.51 / 0.51. Rows off 16 bytes
+/// (503 x 517 x 499 floats): zero 1.08 against 0.66, clamp 0.93 against 0.67.
+/// Smaller float volumes gain less than the plan's share predicts (zero: 256^3 0.86 against 0.78 at
+/// a share of 0.91, 192^3 0.73 against 0.86 at 0.85), so the floats' gain over single steps is 1.15,
+/// between what sweeps 256^3 and what sweeps 192^3; the others the lower of the two volumes' above.
+/// All at the H100's bandwidth (x 4.8 / 3.35, as stencil_sweep_gain scales them back; the H100 was
+/// not measured); off 16 bytes as measured (floats; doubles: their aligned figures, unscaled, a lower
+/// bound).
+template <int ElemBytes, int Radius>
+struct DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::box, true> {
+  /// the policy (above)
+  using type = StencilSweepPolicy<ElemBytes == 8 ? 2 : 3, 32, ElemBytes == 8 ? 32 : 64, 0, 256, 2,
+                                  StencilSweepCompute::registers>;
+  using unaligned_type = type;        ///< the same where rows are off 16 bytes
+  using clamp_type = type;            ///< the same under clamp
+  using clamp_unaligned_type = type;  ///< and there off 16 bytes
+  /// bytes/s: the H100's, as the star's (stencil_sweep_gain scales the gains by it)
+  static constexpr double reference_bandwidth = DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::star>::reference_bandwidth;
+  static constexpr double to_reference = 4.8e12 / reference_bandwidth;  ///< an H200 gain (4.8 TB/s peak) at the H100's
+  static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.52 : 1.15) * to_reference;  ///< fills, periodic
+  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 0.99 / 0.51 : 0.78 / 0.81) * to_reference;  ///< clamp, reflect
+  static constexpr double gain_over_single_clamp = gain_over_single_rewrites;  ///< clamp_type's: type's
+  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.20 / 0.52 : 1.08 / 0.66;  ///< off 16 bytes
+  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 0.99 / 0.51 : 0.93 / 0.67;
+};
+
 /// Whether an array's address and its plane and row pitches (`pitch_bytes`; 2D: plane 0) are multiples of 16
 /// bytes: the rule of TMA's tensor maps, and where a sweep loads its planes by 16-byte units.
 SMEMTILE_HOST_DEVICE constexpr bool stencil_rows_16_aligned(unsigned long long address, long long plane_pitch_bytes,
@@ -450,10 +484,11 @@ SMEMTILE_HOST_DEVICE constexpr double stencil_sweep_gain(double gain_over_single
 }
 
 /// The 3D stencils the selector sweeps (where the planes fit): those measured faster swept than as
-/// single steps, 7-point stencils of 4- and 8-byte elements (the 27-point box measured slower).
-template <int ElemBytes, int Radius, StencilShape Shape>
+/// single steps, 7-point stars and 27-point boxes whose op is a SeparableStencilOp, of 4- and 8-byte
+/// elements (boxes of other ops measured slower swept).
+template <int ElemBytes, int Radius, StencilShape Shape, bool Separable = false>
 inline constexpr bool stencil_sweep_selected =
-    Shape == StencilShape::star && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8);
+    (Shape == StencilShape::star || Separable) && Radius == 1 && (ElemBytes == 4 || ElemBytes == 8);
 
 /// 2D fused-steps policy streaming strips down the rows with every step's rows in registers
 /// (kernels/stencil_steps_stream.cuh; no shared memory): Depth steps per pass at most; Columns
@@ -717,16 +752,16 @@ struct StencilStepsChoice {
 /// The choice for a stencil of Rank, Radius and Shape on elements of ElemBytes bytes, on a GPU whose
 /// blocks may opt in to `shared_per_block` bytes of dynamic shared memory: 1D and 2D fused with the
 /// standard regions where they fit and are expected to gain at least stencil_steps_min_gain
-/// (stencil_steps_traffic_gain); 3D 7-point stencils (radius 1, 4- and 8-byte elements) the default
-/// sweep where its planes fit, other 3D stencils single steps (docs/stencil-steps.md: the 27-point
-/// box and the overlapped 3D regions measured slower than single steps).
-template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+/// (stencil_steps_traffic_gain); 3D stencils of stencil_sweep_selected (`Separable`: the op is a
+/// SeparableStencilOp) the default sweep where its planes fit, other 3D stencils single steps
+/// (docs/stencil-steps.md: other boxes and the overlapped 3D regions measured slower than single steps).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape, bool Separable = false>
 SMEMTILE_HOST_DEVICE constexpr StencilStepsChoice stencil_steps_choice(long long shared_per_block) {
   using Standard = typename DefaultStencilStepsPolicy<Rank, ElemBytes, Radius, Shape>::type;
   StencilStepsChoice c{};
   if (Rank == 3) {
-    using Sweep = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape>::type;
-    c.fused = stencil_sweep_selected<ElemBytes, Radius, Shape> &&
+    using Sweep = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape, Separable>::type;
+    c.fused = stencil_sweep_selected<ElemBytes, Radius, Shape, Separable> &&
               shared_per_block >= stencil_sweep_shared_bytes<Sweep>(ElemBytes, Radius);
     return c;
   }
