@@ -591,8 +591,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     else return Entry{};
   }();
   // Sweep step q in window phase Phase (constexpr): the rotation's period where the loop is unrolled
-  // by it (radius 1), else 0 with the planes moved down the registers after each step.
-  constexpr int period = Radius == 1 ? 2 * Radius + 1 : 1;
+  // by it (radius 1), else 0 with the planes moved down the registers after each step. (Boxes under
+  // clamp and reflect move them: unrolled by three, their loop outgrows the instruction cache.)
+  constexpr int period = Radius == 1 && !(box && steps_rewrite_outside<Boundary>) ? 2 * Radius + 1 : 1;
   const auto sweep_step = [&](auto phase_constant, int q) {
     constexpr int phase = decltype(phase_constant)::value;
     load(q + ahead - 1);

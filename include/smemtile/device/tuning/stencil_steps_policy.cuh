@@ -431,9 +431,9 @@ struct DefaultStencilSweepPolicy {
 /// and 4 rows), on 16-byte rows and off them. The 27-point mean as a separable op, 64 steps, x the
 /// copy per step, NVIDIA H200 (probe; over single steps of the same op, which load by TMA):
 /// floats 384^3 / 512^3 zero 1.01 / 1.03 against 0.80 / 0.78, periodic 1.06 / 1.09 against 0.67 /
-/// 0.68, clamp 0.81 / 0.80 against 0.80 / 0.81, reflect 0.78 / 0.81 against 0.81 / 0.78; doubles
-/// zero 1.20 / 1.22 against 0.52 / 0.52, clamp 0.99 / 1.02 against 0.51 / 0.51. Rows off 16 bytes
-/// (503 x 517 x 499 floats): zero 1.08 against 0.66, clamp 0.93 against 0.67.
+/// 0.68, clamp 0.80 / 0.78 against 0.80 / 0.81, reflect 0.82 / 0.87 against 0.81 / 0.78; doubles
+/// zero 1.20 / 1.22 against 0.52 / 0.52, clamp 1.01 / 1.03 against 0.51 / 0.51. Rows off 16 bytes
+/// (503 x 517 x 499 floats): zero 1.08 against 0.66, clamp 0.90 against 0.67.
 /// Smaller float volumes gain less than the plan's share predicts (zero: 256^3 0.86 against 0.78 at
 /// a share of 0.91, 192^3 0.73 against 0.86 at 0.85), so the floats' gain over single steps is 1.15,
 /// between what sweeps 256^3 and what sweeps 192^3; the others the lower of the two volumes' above.
@@ -452,10 +452,10 @@ struct DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::box, true> {
   static constexpr double reference_bandwidth = DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::star>::reference_bandwidth;
   static constexpr double to_reference = 4.8e12 / reference_bandwidth;  ///< an H200 gain (4.8 TB/s peak) at the H100's
   static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.52 : 1.15) * to_reference;  ///< fills, periodic
-  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 0.99 / 0.51 : 0.78 / 0.81) * to_reference;  ///< clamp, reflect
+  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 1.01 / 0.51 : 0.78 / 0.81) * to_reference;  ///< clamp, reflect
   static constexpr double gain_over_single_clamp = gain_over_single_rewrites;  ///< clamp_type's: type's
   static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.20 / 0.52 : 1.08 / 0.66;  ///< off 16 bytes
-  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 0.99 / 0.51 : 0.93 / 0.67;
+  static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.01 / 0.51 : 0.90 / 0.67;
 };
 
 /// Whether an array's address and its plane and row pitches (`pitch_bytes`; 2D: plane 0) are multiples of 16
