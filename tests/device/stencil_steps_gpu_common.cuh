@@ -40,11 +40,12 @@ MeanOp<T, Rank, R, S> random_mean_op(std::mt19937& rng) {
 }
 
 // A separable mean (SeparableStencilOp): random positive weights along x and y, summed in T (ints:
-// integer division by the total), so that the 2D stream's rings can hold the rows' partials.
+// integer division by the total), so that the 2D stream's rings can hold the rows' partials; in 3D
+// (random_separable_mean3) the planes' partials weighted along z too, divided by their total.
 template <class T, int R>
 struct SeparableMeanOp : smemtile::SeparableStencilOp<SeparableMeanOp<T, R>> {
-  T wx[2 * R + 1], wy[2 * R + 1];
-  T total;
+  T wx[2 * R + 1], wy[2 * R + 1], wz[2 * R + 1];
+  T total, total_z;
   template <class Row>
   __device__ T across(const Row& row) const {
     T sum = T(0);
@@ -56,6 +57,12 @@ struct SeparableMeanOp : smemtile::SeparableStencilOp<SeparableMeanOp<T, R>> {
     T sum = T(0);
     for (int d = -R; d <= R; ++d) sum += wy[d + R] * rows(d);
     return sum / total;
+  }
+  template <class Planes>
+  __device__ T through(const Planes& planes) const {
+    T sum = T(0);
+    for (int d = -R; d <= R; ++d) sum += wz[d + R] * planes(d);
+    return sum / total_z;
   }
 };
 
@@ -73,46 +80,14 @@ SeparableMeanOp<T, R> random_separable_mean(std::mt19937& rng) {
   return op;
 }
 
-// A 3D separable mean: SeparableMeanOp's rows and planes, then planes(dz) with random positive
-// weights along z (its through()), each pass divided by its weights' total.
 template <class T, int R>
-struct SeparableMeanOp3 : smemtile::SeparableStencilOp<SeparableMeanOp3<T, R>> {
-  T wx[2 * R + 1], wy[2 * R + 1], wz[2 * R + 1];
-  T total_xy, total_z;
-  template <class Row>
-  __device__ T across(const Row& row) const {
-    T sum = T(0);
-    for (int d = -R; d <= R; ++d) sum += wx[d + R] * row(d);
-    return sum;
-  }
-  template <class Rows>
-  __device__ T down(const Rows& rows) const {
-    T sum = T(0);
-    for (int d = -R; d <= R; ++d) sum += wy[d + R] * rows(d);
-    return sum / total_xy;
-  }
-  template <class Planes>
-  __device__ T through(const Planes& planes) const {
-    T sum = T(0);
-    for (int d = -R; d <= R; ++d) sum += wz[d + R] * planes(d);
-    return sum / total_z;
-  }
-};
-
-template <class T, int R>
-SeparableMeanOp3<T, R> random_separable_mean3(std::mt19937& rng) {
-  SeparableMeanOp3<T, R> op{};
-  T x = 0, y = 0, z = 0;
+SeparableMeanOp<T, R> random_separable_mean3(std::mt19937& rng) {
+  SeparableMeanOp<T, R> op = random_separable_mean<T, R>(rng);
+  op.total_z = 0;
   for (int d = 0; d <= 2 * R; ++d) {
-    op.wx[d] = static_cast<T>(uniform(rng, 1, 3));
-    op.wy[d] = static_cast<T>(uniform(rng, 1, 3));
     op.wz[d] = static_cast<T>(uniform(rng, 1, 3));
-    x += op.wx[d];
-    y += op.wy[d];
-    z += op.wz[d];
+    op.total_z += op.wz[d];
   }
-  op.total_xy = x * y;
-  op.total_z = z;
   return op;
 }
 

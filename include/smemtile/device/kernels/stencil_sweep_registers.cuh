@@ -149,6 +149,17 @@ SMEMTILE_DEVICE void sweep_register_plane(T (&window)[2 * Radius + 1][Run], cons
   sweep_register_points<Radius, Shape, T, X, Run, Phase>(window, column, place, op, values);
 }
 
+// Fill policies: the fill for a run's points outside the array (`outside`, a bit each).
+template <class T, int Run, class Boundary>
+SMEMTILE_DEVICE void sweep_fill_outside(T (&values)[Run], unsigned outside, const Boundary& boundary) {
+  if constexpr (!Boundary::maps_index) {
+    if (outside != 0u)
+#pragma unroll
+      for (int j = 0; j < Run; ++j)
+        if (outside >> j & 1u) values[j] = boundary.template value<T>();
+  }
+}
+
 // Where the last step's runs go: this thread's rows of the block's tile that lie inside the array
 // (a bit each; none where its column does not) and its first row's offset in plane 0 of `out`, set
 // once per block.
@@ -377,12 +388,7 @@ SMEMTILE_DEVICE void sweep_register_steps(T (&windows)[D][2 * Radius + 1][Run], 
     T values[Run];
     sweep_register_plane<Radius, Shape, T, X, Run, Periodic, Phase>(windows[k - 1], ring(k - 1, p) + place.column, place,
                                                                     p, nz, op, boundary, values);
-    if constexpr (!Boundary::maps_index) {
-      if (outside != 0u)
-#pragma unroll
-        for (int j = 0; j < Run; ++j)
-          if (outside >> j & 1u) values[j] = boundary.template value<T>();
-    }
+    sweep_fill_outside(values, outside, boundary);
     if (k == steps) {
       stores.store(values, p);
     } else {
@@ -502,12 +508,7 @@ SMEMTILE_DEVICE void sweep_box_steps(P (&windows)[D][2 * Radius + 1][Run], const
     T values[Run];
 #pragma unroll
     for (int j = 0; j < Run; ++j) values[j] = static_cast<T>(op.through(SweepWindowPartials<Radius, Phase, P, Run>{window, j}));
-    if constexpr (!Boundary::maps_index) {
-      if (outside != 0u)
-#pragma unroll
-        for (int j = 0; j < Run; ++j)
-          if (outside >> j & 1u) values[j] = boundary.template value<T>();
-    }
+    sweep_fill_outside(values, outside, boundary);
     if (k == steps) {
       stores.store(values, p);
     } else {
