@@ -74,6 +74,11 @@ TEST_CASE("device_stencil_steps 2D stream, boxes, wide stars and other shapes of
 // Separable ops: the rings hold the rows' across() partials (floats and ints, whose partials have
 // the element's size), every boundary policy, radii 1 and 2.
 TEST_CASE("device_stencil_steps 2D stream, separable boxes: rings of partials") {
+  // The host's dispatch sees the partials' rings too (its compilation pass cannot deduce a __device__
+  // across()'s return type), so the selector streams separable float boxes under periodic and reflect.
+  STATIC_REQUIRE(smemtile::detail::StepsStreamRing<SeparableMeanOp<float, 1>, float, 1, box>::partials);
+  STATIC_REQUIRE(smemtile::detail::StepsStreamRing<SeparableMeanOp<int, 2>, int, 2, box>::partials);
+  STATIC_REQUIRE(smemtile::detail::stencil_steps_stream_candidate<4, 1, box, smemtile::boundary::Periodic, true>);
   check_stream<Float4, 1, box, kClamp, float, true>(9, 131);
   check_stream<Float4, 1, box, kReflect, float, true>(9, 132);
   check_stream<Float4, 1, box, kZero, float, true>(6, 133);

@@ -195,11 +195,20 @@ struct StepsStreamRing {
   using type = T;
   static constexpr bool partials = false;
 };
+// Whether partials of type P fit rings of T. A host compilation pass sees a __device__ across()'s
+// deduced return type as void: it takes them as fitting (the host's dispatch then selects the stream as
+// the device pass does for ops whose across() returns the element's type; another type only runs
+// the value rings where the partials' would have been chosen).
+template <class P, class T>
+constexpr bool steps_stream_partials_fit() {
+  if constexpr (std::is_void<P>::value) return true;
+  else return sizeof(P) == sizeof(T) && std::is_trivially_copyable<P>::value;
+}
 template <class Op, class T, int Radius>
 struct StepsStreamRing<Op, T, Radius, StencilShape::box, std::enable_if_t<is_separable_stencil_op<std::remove_cv_t<Op>>>> {
   using Partial = separable_row_t<Op, T, Radius>;
-  static constexpr bool partials = sizeof(Partial) == sizeof(T) && std::is_trivially_copyable<Partial>::value;
-  using type = std::conditional_t<partials, Partial, T>;
+  static constexpr bool partials = steps_stream_partials_fit<Partial, T>();
+  using type = std::conditional_t<partials && !std::is_void<Partial>::value, Partial, T>;
 };
 
 // The across() partials of a row of this lane's V values (its R values each side from the lanes

@@ -449,12 +449,18 @@ struct DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::box, true> {
   using clamp_type = type;            ///< the same under clamp
   using clamp_unaligned_type = type;  ///< and there off 16 bytes
   /// bytes/s: the H100's, as the star's (stencil_sweep_gain scales the gains by it)
-  static constexpr double reference_bandwidth = DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::star>::reference_bandwidth;
-  static constexpr double to_reference = 4.8e12 / reference_bandwidth;  ///< an H200 gain (4.8 TB/s peak) at the H100's
-  static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.52 : 1.15) * to_reference;  ///< fills, periodic
-  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 1.01 / 0.51 : 0.78 / 0.81) * to_reference;  ///< clamp, reflect
+  static constexpr double reference_bandwidth =
+      DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::star>::reference_bandwidth;
+  /// an H200 gain (4.8 TB/s peak) at the H100's bandwidth
+  static constexpr double to_reference = 4.8e12 / reference_bandwidth;
+  /// over single steps under fills and periodic (above)
+  static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.52 : 1.15) * to_reference;
+  /// over single steps under clamp and reflect (above)
+  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 1.01 / 0.51 : 0.78 / 0.81) * to_reference;
   static constexpr double gain_over_single_clamp = gain_over_single_rewrites;  ///< clamp_type's: type's
-  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.20 / 0.52 : 1.08 / 0.66;  ///< off 16 bytes
+  /// over single steps where rows are off 16 bytes, under fills and periodic (above)
+  static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.20 / 0.52 : 1.08 / 0.66;
+  /// the same under clamp and reflect
   static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.01 / 0.51 : 0.90 / 0.67;
 };
 
