@@ -1,7 +1,8 @@
 /// \file
 /// device_stencil_steps's 3D sweep for star stencils with StencilSweepCompute::registers: as
 /// stencil_sweep.cuh, but each thread keeps the values of its points along z in registers for every
-/// fused step, so a step reads only x and y neighbours from shared memory.
+/// fused step, so a step reads only x and y neighbours from shared memory. Boxes whose op is a
+/// SeparableStencilOp keep their points' plane partials instead (sweep_box_steps, below).
 //
 // Thread t owns column t % X of a run of Run rows at every step, so the 2R + 1 planes around a
 // point, at the step before, are values this thread computed (or, step 1, read from the input).
@@ -462,7 +463,8 @@ SMEMTILE_DEVICE void sweep_box_partials(const T* column, const SweepRunPlace& pl
     const int row = place.mapped >> j & 1u ? place.rows[place.y_first + j] - place.y0 : place.y_first + j;
     Row rows[2 * Radius + 1];
 #pragma unroll
-    for (int d = 0; d <= 2 * Radius; ++d) rows[d] = op.across(StripRow<Radius, T>{column + (row - Radius + d) * X - Radius});
+    for (int d = 0; d <= 2 * Radius; ++d)
+      rows[d] = op.across(StripRow<Radius, T>{column + (row - Radius + d) * X - Radius});
     partials[j] = op.down(SweepPartials<Radius, Row>{rows});
   }
 }
@@ -503,11 +505,13 @@ SMEMTILE_DEVICE void sweep_box_steps(P (&windows)[D][2 * Radius + 1][Run], const
                                             window[sweep_slot<Radius, Phase>(2 * Radius)]);
     if (!needed(k, p)) continue;
     if constexpr (!Periodic) {
-      if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, P, Run, Boundary>(window, p, nz, fill);
+      if (p - Radius < 0 || p + Radius >= nz)
+        sweep_window_edges<Radius, Phase, P, Run, Boundary>(window, p, nz, fill);
     }
     T values[Run];
 #pragma unroll
-    for (int j = 0; j < Run; ++j) values[j] = static_cast<T>(op.through(SweepWindowPartials<Radius, Phase, P, Run>{window, j}));
+    for (int j = 0; j < Run; ++j)
+      values[j] = static_cast<T>(op.through(SweepWindowPartials<Radius, Phase, P, Run>{window, j}));
     sweep_fill_outside(values, outside, boundary);
     if (k == steps) {
       stores.store(values, p);

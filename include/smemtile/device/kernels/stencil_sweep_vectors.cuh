@@ -177,7 +177,8 @@ SMEMTILE_DEVICE void sweep_vector_plane(T (&window)[2 * Radius + 1][Run * (X / W
                                         const Boundary& boundary, T (&values)[Run * (X / Width)]) {
   constexpr int V = X / Width;
   if constexpr (!Periodic) {
-    if (p - Radius < 0 || p + Radius >= nz) sweep_window_edges<Radius, Phase, T, Run * V, Boundary>(window, p, nz, sweep_fill<T>(boundary));
+    if (p - Radius < 0 || p + Radius >= nz)
+      sweep_window_edges<Radius, Phase, T, Run * V, Boundary>(window, p, nz, sweep_fill<T>(boundary));
   }
   sweep_vector_points<Radius, Shape, T, X, Width, Run, Phase, Edge, Boundary>(window, plane, place, op, values);
   if constexpr (Edge && !Boundary::maps_index) {
