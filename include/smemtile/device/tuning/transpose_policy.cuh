@@ -357,19 +357,25 @@ struct DefaultTransposePolicy<ElemBytes, TransposeAlgorithm::padded_elements> {
 /// 39.9-44.4; halves 26 x 2^22 64.2 / 68.7 against 41.0-71.6 by how the channel side was walked).
 SMEMTILE_HOST_DEVICE constexpr bool narrow_records_staged(int elem_bytes) { return elem_bytes == 4 || elem_bytes == 16; }
 
+/// The largest record tile of which 8 blocks fit a multiprocessor's 228 KB with their reserved
+/// kilobyte each: staged records' tiles up to it ask for 8 blocks (RecordTransposePolicy).
+inline constexpr int narrow_staged_tile_bytes_max = 27 * 1024;
+
 /// The record tile narrow_rows / narrow_cols take: transpose_record_tile_bytes, but where they stage
 /// records (narrow_records_staged) 22 KB for 16-byte elements (1408 chunks: 128 records of up to 11
-/// at an odd pitch) and 27 KB for floats (256 records of up to 27), so that 8 blocks fit a
-/// multiprocessor's 228 KB with their reserved kilobyte each.
+/// at an odd pitch) and narrow_staged_tile_bytes_max for floats (256 records of up to 27), so that 8
+/// blocks fit.
 SMEMTILE_HOST_DEVICE constexpr int narrow_record_tile_bytes(int elem_bytes) {
-  return elem_bytes == 16 ? 22 * 1024 : narrow_records_staged(elem_bytes) ? 27 * 1024 : transpose_record_tile_bytes;
+  return elem_bytes == 16                     ? 22 * 1024
+         : narrow_records_staged(elem_bytes) ? narrow_staged_tile_bytes_max
+                                             : transpose_record_tile_bytes;
 }
 
 /// A record algorithm's policy (narrow_rows, narrow_cols, small_batch) with a RecordTile of TileBytes
 /// (rows of 32 elements, as many as TileBytes holds), 256 threads, 4 blocks per multiprocessor asked
 /// of the register allocator (not yet measured), more for narrow records where measured: 8 for
-/// staged ones whose tiles let 8 fit (narrow_records_staged, at most 27 KB): each thread keeps an
-/// element or two in flight, so their speed is the resident threads' (16-byte elements at 48
+/// staged ones whose tiles let 8 fit (narrow_records_staged, narrow_staged_tile_bytes_max): each
+/// thread keeps an element or two in flight, so their speed is the resident threads' (16-byte elements at 48
 /// registers, 5 blocks: H200, 2^24 chunks of 12 x N -> N x 12, 92.8% of cudaMemcpy against 96.7 at
 /// 32 registers); 7 for halves on the record path's 32 KB tiles (32 registers, no spills; 6 blocks
 /// fit by shared memory against 4 at their 54-64 registers: H200, merging / splitting, 26 x 2^22
@@ -379,7 +385,9 @@ template <int ElemBytes, TransposeAlgorithm Algorithm, int TileBytes>
 struct RecordTransposePolicy {
   static_assert(is_record_transpose(Algorithm), "smemtile::RecordTransposePolicy: a record algorithm");
   static constexpr bool narrow = Algorithm != TransposeAlgorithm::small_batch;  ///< narrow_rows / narrow_cols
-  static constexpr int min_blocks = narrow && narrow_records_staged(ElemBytes) && TileBytes <= 27 * 1024 ? 8
+  static constexpr int min_blocks = narrow && narrow_records_staged(ElemBytes) &&
+                                            TileBytes <= narrow_staged_tile_bytes_max
+                                        ? 8
                                     : narrow && ElemBytes == 2 && TileBytes == transpose_record_tile_bytes
                                         ? 7
                                         : 4;  ///< __launch_bounds__ blocks per multiprocessor
