@@ -152,6 +152,20 @@ template __global__ void stencil_sweep_registers_kernel<SweepBoxF, 1, StencilSha
                                                                         SweepSepBox27F, int, int);
 }  // namespace smemtile::detail
 
+// Both under boundary::constant: edge blocks' fills are shared stores through the tables, not the
+// generic tile copy (which cost the float kernels 36-48 bytes of spills at the register cap).
+struct SweepHeat7K : Heat7 {};
+struct SweepSepBox27K : SeparableBox27 {};
+namespace smemtile::detail {
+template __global__ void stencil_sweep_registers_kernel<SweepF, 1, StencilShape::star, float, boundary::Constant<float>,
+                                                        SweepHeat7K>(GlobalArray<const float, 3>, GlobalArray<float, 3>,
+                                                                     boundary::Constant<float>, SweepHeat7K, int, int);
+template __global__ void stencil_sweep_registers_kernel<SweepBoxF, 1, StencilShape::box, float, boundary::Constant<float>,
+                                                        SweepSepBox27K>(GlobalArray<const float, 3>,
+                                                                        GlobalArray<float, 3>, boundary::Constant<float>,
+                                                                        SweepSepBox27K, int, int);
+}  // namespace smemtile::detail
+
 // Its vector sweep, the selector's policy for floats under clamp: planes by 16-byte cp.async, 16-byte
 // shared loads and stores, x neighbours by shuffles (the edge columns by indexed ones), 16-byte
 // global stores.

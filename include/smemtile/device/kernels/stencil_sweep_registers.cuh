@@ -263,28 +263,39 @@ SMEMTILE_DEVICE void load_sweep_plane_inside(const T* from, long long row_pitch,
 
 // A plane's region reaching outside the array in x or y, element by element: this thread's
 // elements (first at `to`) lie in one column, `column` of the array (the policy's mapping; -1 where
-// boundary::zero fills, which a cp.async reading no bytes does), and rows[0], rows[RowsPerPass], ...
-// (the block's table of source rows from this thread's first).
-template <class Policy, class T>
-SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, int row_pitch, const int* rows, int column, T* to) {
+// a fill policy fills), and rows[0], rows[RowsPerPass], ... (the block's table of source rows from
+// this thread's first). A fill element is a cp.async reading no bytes (zeros) under boundary::zero,
+// else a store of the policy's value (ordered before its readers by the same barrier).
+template <class Policy, class T, class Boundary>
+SMEMTILE_DEVICE void load_sweep_plane_mapped(const T* plane, int row_pitch, const int* rows, int column, T* to,
+                                             const Boundary& boundary) {
   using Units = SweepUnits<Policy, 1>;
   static_assert(Units::whole, "load_sweep_plane_mapped: RegionY is a multiple of Threads / RegionX");
+  constexpr bool stores_fill = !Boundary::maps_index && !Boundary::is_zero;
   const T* const first = plane + (column < 0 ? 0 : column);
 #pragma unroll
   for (int u = 0; u < Units::passes; ++u) {
     const int row = rows[u * Units::rows_per_pass];
     const bool fill = (row | column) < 0;
-    arch::cp_async<static_cast<int>(sizeof(T))>(to + u * Units::rows_per_pass * Policy::region_x,
+    T* const element = to + u * Units::rows_per_pass * Policy::region_x;
+    if constexpr (stores_fill) {
+      if (fill) {
+        *element = boundary.template value<T>();
+        continue;
+      }
+    }
+    arch::cp_async<static_cast<int>(sizeof(T))>(element,
                                                 first + static_cast<unsigned long long>(fill ? 0u : static_cast<unsigned>(row)) *
                                                             static_cast<unsigned>(row_pitch),
                                                 fill ? 0u : static_cast<unsigned>(sizeof(T)));
   }
 }
 
-// Whether a register sweep loads the planes of blocks at the array's edges through tables: cp.async
-// units (elements of 4 bytes or more) and a policy that maps indices or fills with zeros.
-template <class T, class Boundary>
-inline constexpr bool sweep_tables_load = sizeof(T) >= 4 && (Boundary::maps_index || std::is_same<Boundary, boundary::Zero>::value);
+// Whether a register sweep loads the planes of blocks at the array's edges through tables (every
+// policy: cp.async units, elements of 4 bytes or more); where it does, the generic tile copy is not
+// compiled into the kernel.
+template <class T>
+inline constexpr bool sweep_tables_load = sizeof(T) >= 4;
 
 // The array index a region index i of an axis of n holds under Boundary: i inside, else the
 // policy's mapping (-1: a fill).
@@ -306,7 +317,7 @@ SMEMTILE_DEVICE void build_sweep_tables(int* rows, int* columns, int y0, int x0,
 }
 
 // How a register sweep block loads input planes: by fixed units inside the array, through tables at
-// its edges, or (boundary::constant's fill, elements under 4 bytes) by the generic tile copy.
+// its edges, or (elements under 4 bytes) by the generic tile copy.
 template <class Policy, int Radius, class T, class Boundary>
 struct SweepPlaneLoader {
   const GlobalArray<const T, 3>* in;
@@ -323,11 +334,11 @@ struct SweepPlaneLoader {
     if constexpr (sizeof(T) >= 4) {
       if (how == 2) load_sweep_plane_inside<Policy, T, 1>(plane, in->stride(1), plane_to + to);
     }
-    if constexpr (sweep_tables_load<T, Boundary>) {
+    if constexpr (sweep_tables_load<T>) {
       if (how == 3)
-        load_sweep_plane_mapped<Policy, T>(plane, in->stride(1), rows + to / Policy::region_x, column, plane_to + to);
-    }
-    if (how == 0) {
+        load_sweep_plane_mapped<Policy, T>(plane, in->stride(1), rows + to / Policy::region_x, column, plane_to + to,
+                                           boundary);
+    } else if (how == 0) {
       constexpr StencilStepsGeometry g = stencil_steps_geometry<SweepPlanePolicy<Policy>>(static_cast<int>(sizeof(T)), Radius);
       using Layout = HaloLayout<g.tile_a, g.tile_x, g.halo_a, g.halo_x>;
       copy_global_to_tile_async(smemtile::plane(*in, z), Coord{y0 + g.halo_a, x0 + g.halo_x}, TileRef<T, Layout>{plane_to, Layout{}},
@@ -355,7 +366,7 @@ SMEMTILE_DEVICE SweepPlaneLoader<Policy, Radius, T, Boundary> sweep_plane_loader
     l.corner = corner + static_cast<long long>(l.to / Policy::region_x) * in.stride(1) + l.to % Policy::region_x;
   } else {
     build_sweep_tables<Policy, Boundary>(tables, tables + Policy::region_y, y0, x0, ny, nx);
-    l.how = sweep_tables_load<T, Boundary> ? 3 : 0;
+    l.how = sweep_tables_load<T> ? 3 : 0;
     l.column = sweep_table_source<Boundary>(x0 + t % Policy::region_x, nx);
   }
   return l;
