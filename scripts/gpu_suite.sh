@@ -56,8 +56,10 @@ echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 nvcc --version | tail -1; cmake --version | head -1
 
-# Catch2: Debian's package file carried in .deps/, unpacked here with dpkg -x (the GPU machine has
-# no package registry); SMEMTILE_CATCH2=system uses whatever Catch2 CMake finds instead.
+# Catch2: Debian's package file carried in .deps/, unpacked with dpkg -x into the build folder (the
+# GPU machine has no package registry; not into .deps/, which the next device call's carry replaces:
+# the warm build would then reconfigure with another Catch2 and rebuild everything);
+# SMEMTILE_CATCH2=system uses whatever Catch2 CMake finds instead.
 catch_args=()
 preset=gpu
 if [ -n "${SMEMTILE_ONLY_BENCH:-}" ]; then  # a second GPU's numbers: no tests to build or run
@@ -66,8 +68,8 @@ if [ -n "${SMEMTILE_ONLY_BENCH:-}" ]; then  # a second GPU's numbers: no tests t
 fi
 deb=$(ls "$root"/.deps/catch2_*.deb 2>/dev/null | head -n 1)
 if [ "${SMEMTILE_CATCH2:-deb}" = deb ] && [ -n "$deb" ]; then
-  mkdir -p "$root/.deps/root" && dpkg -x "$deb" "$root/.deps/root"
-  catch_args=("-DCatch2_DIR=$root/.deps/root/usr/lib/cmake/Catch2")
+  mkdir -p "$build/catch2" && dpkg -x "$deb" "$build/catch2"
+  catch_args=("-DCatch2_DIR=$build/catch2/usr/lib/cmake/Catch2")
 fi
 
 echo "== configure and build ($jobs jobs)"
