@@ -486,6 +486,57 @@ TEST_CASE("stencil_chunk_planes: small volumes spread over one wave") {
   CHECK(stencil_chunk_planes(5, 1, 528, 64, 1) == 5);
 }
 
+TEST_CASE("stencil_candidates: the single-step sweep for separable boxes of doubles") {
+  const long long h100 = 227 * 1024;
+  const auto list = [](const smemtile::StencilCandidates& c) {
+    Choices out;
+    for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
+    return out;
+  };
+  const auto sweep = std::make_pair(StencilLoader::sweep, StencilTiles::standard);
+  const long long least = smemtile::stencil_sweep_single_min_points;
+  const long long first = smemtile::stencil_sweep_single_first_points(1);
+  using smemtile::stencil_candidates;
+  // Radius-1 boxes of 8-byte elements whose op is separable, on sm_80 and later: the sweep first from
+  // stencil_sweep_single_first_points points (or an unknown size), after TMA's tiles from
+  // stencil_sweep_single_min_points, not below.
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, first})) ==
+        Choices{sweep, tma, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{9, h100})) == Choices{sweep, tma, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, first - 1})) ==
+        Choices{tma, sweep, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, least})) ==
+        Choices{tma, sweep, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, least - 1})) ==
+        Choices{tma, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{8, 163 * 1024, first})) ==
+        Choices{sweep, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{8, 163 * 1024, least})) ==
+        Choices{sweep, cp_async});
+  // Radius 2: first from stencil_sweep_single_min_points.
+  CHECK(smemtile::stencil_sweep_single_first_points(2) == least);
+  CHECK(list(stencil_candidates<3, 8, 2, StencilShape::box, true>(StencilTarget{9, h100, least})) ==
+        Choices{sweep, tma, cp_async});
+  // GPUs without cp.async, other ops, element sizes, radii, shapes and ranks: no sweep.
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, true>(StencilTarget{7, 64 * 1024, first})) ==
+        Choices{cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::box, false>(StencilTarget{9, h100, first})) ==
+        Choices{tma, cp_async});
+  CHECK(list(stencil_candidates<3, 4, 1, StencilShape::box, true>(StencilTarget{9, h100, first})) ==
+        Choices{tma, rows_standard, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 3, StencilShape::box, true>(StencilTarget{9, h100, first})) ==
+        Choices{tma, cp_async});
+  CHECK(list(stencil_candidates<3, 8, 1, StencilShape::star, true>(StencilTarget{9, h100, first}))[0] != sweep);
+  CHECK(list(stencil_candidates<2, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, first}))[0] != sweep);
+  STATIC_REQUIRE(smemtile::stencil_sweep_single_selected(3, 8, 1, StencilShape::box, true));
+  STATIC_REQUIRE_FALSE(smemtile::stencil_sweep_single_selected(3, 8, 1, StencilShape::box, false));
+  // The forced sweep's policy is device_stencil_steps's default sweep (one home for its shape).
+  STATIC_REQUIRE(std::is_same<smemtile::DefaultStencilPolicy<3, 8, 1, StencilShape::box, StencilLoader::sweep,
+                                                             StencilTiles::standard, true>::type,
+                              smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>::type>::value);
+  STATIC_REQUIRE(smemtile::IsStencilPolicy<smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>::type>::value);
+}
+
 TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   const long long h100 = 227 * 1024, ada = 99 * 1024;
   // sm_90 with 227 KB: the large TMA tiles, then the standard TMA tiles, then (2D, where selected)

@@ -12,7 +12,8 @@
 // reflect (box radius 4 reads 729 points); box radius 1 with constant and periodic; double (star
 // radius 4 included: the ring of 9 planes of 8-byte elements just fits 48 KB) and int for a few
 // combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3);
-// separable ops (SeparableStencilOp) on the box strips and the other paths.
+// separable ops (SeparableStencilOp) on the box strips and the other paths, and separable boxes of
+// doubles by the single-step sweep (StencilLoader::sweep), forced and selected.
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -61,6 +62,35 @@ TEST_CASE("device_stencil 3D: separable ops on the box strips and the other path
   dense.in_slice = dense.out_slice = 33LL * 516;
   dense.in_offset = dense.out_offset = 0;
   check_stencil<3, 1, box, kConstant, float>(dense, random_separable_op<float, 3, 1>(rng), rng);
+}
+
+// Separable boxes of doubles by one pass of the register sweep (StencilLoader::sweep): forced on
+// random volumes (the degenerate ones too) under every policy, radius 1 and 2, and selected
+// (stencil_candidates) on volumes around stencil_sweep_single_min_points and
+// stencil_sweep_single_first_points, at random pitches and offsets (TMA's when they allow it).
+TEST_CASE("device_stencil 3D: separable boxes of doubles by the single-step sweep") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using Sweep = smemtile::StencilForcedLoader<smemtile::StencilLoader::sweep>;
+  const auto op = random_separable_op<double, 3, 1>(rng);
+  random_stencils_with<3, 1, box, kZero, double>(op, cases, rng, Sweep{});
+  random_stencils_with<3, 1, box, kConstant, double>(op, cases, rng, Sweep{});
+  random_stencils_with<3, 1, box, kClamp, double>(op, cases, rng, Sweep{});
+  random_stencils_with<3, 1, box, kPeriodic, double>(op, cases, rng, Sweep{});
+  random_stencils_with<3, 1, box, kReflect, double>(op, cases, rng, Sweep{});
+  const auto op2 = random_separable_op<double, 3, 2>(rng);
+  random_stencils_with<3, 2, box, kZero, double>(op2, 8, rng, Sweep{});
+  random_stencils_with<3, 2, box, kClamp, double>(op2, 8, rng, Sweep{});
+  random_stencils_with<3, 2, box, kPeriodic, double>(op2, 8, rng, Sweep{});
+  random_stencils_with<3, 2, box, kReflect, double>(op2, 8, rng, Sweep{});
+  STATIC_REQUIRE(150LL * 151 * 149 >= smemtile::stencil_sweep_single_first_points(1));
+  STATIC_REQUIRE(130LL * 129 * 131 >= smemtile::stencil_sweep_single_min_points);
+  STATIC_REQUIRE(101LL * 103 * 105 >= smemtile::stencil_sweep_single_first_points(2));
+  check_stencil<3, 1, box, kClamp, double>(with_layout(rng, 3, 150, 151, 149), op, rng);
+  check_stencil<3, 1, box, kPeriodic, double>(with_layout(rng, 3, 130, 129, 131), op, rng);
+  check_stencil<3, 1, box, kConstant, double>(with_layout(rng, 3, 64, 257, 130), op, rng);
+  check_stencil<3, 1, box, kReflect, double>(with_layout(rng, 3, 200, 67, 161), op, rng);
+  check_stencil<3, 2, box, kZero, double>(with_layout(rng, 3, 101, 103, 105), op2, rng);
+  check_stencil<3, 2, box, kReflect, double>(with_layout(rng, 3, 105, 101, 103), op2, rng);
 }
 
 TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {

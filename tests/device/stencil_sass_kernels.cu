@@ -242,3 +242,28 @@ template __global__ void stencil_steps_stream_kernel<StepsStream, 1, StencilShap
                                                                         boundary::Clamp, StepsStreamHeat5C,
                                                                         StencilStepsStreamPlan);
 }  // namespace smemtile::detail
+
+// device_stencil's single step of a separable box of doubles (StencilLoader::sweep: the register
+// sweep at one step), radius 1 under clamp and radius 2 under zero: planes by 16-byte cp.async,
+// 8-byte shared loads and stores, 8-byte global stores, no local memory.
+struct SweepSepBox27D : SeparableBox27 {};
+struct SweepSepBox125D : smemtile::SeparableStencilOp<SweepSepBox125D> {
+  template <class Row>
+  __device__ double across(const Row& r) const { return r(-2) + r(-1) + r(0) + r(1) + r(2); }
+  template <class Rows>
+  __device__ double down(const Rows& r) const { return r(-2) + r(-1) + r(0) + r(1) + r(2); }
+  template <class Planes>
+  __device__ double through(const Planes& p) const { return (p(-2) + p(-1) + p(0) + p(1) + p(2)) * (1.0 / 125.0); }
+};
+namespace smemtile::detail {
+using SingleSweepD = DefaultStencilPolicy<3, 8, 1, StencilShape::box, StencilLoader::sweep, StencilTiles::standard, true>::type;
+using SingleSweepD2 = DefaultStencilPolicy<3, 8, 2, StencilShape::box, StencilLoader::sweep, StencilTiles::standard, true>::type;
+template __global__ void stencil_sweep_registers_kernel<SingleSweepD, 1, StencilShape::box, double, boundary::Clamp,
+                                                        SweepSepBox27D>(GlobalArray<const double, 3>,
+                                                                        GlobalArray<double, 3>, boundary::Clamp,
+                                                                        SweepSepBox27D, int, int);
+template __global__ void stencil_sweep_registers_kernel<SingleSweepD2, 2, StencilShape::box, double, boundary::Zero,
+                                                        SweepSepBox125D>(GlobalArray<const double, 3>,
+                                                                         GlobalArray<double, 3>, boundary::Zero,
+                                                                         SweepSepBox125D, int, int);
+}  // namespace smemtile::detail

@@ -12,6 +12,8 @@
 //   SMEMTILE_STENCIL_CASE 8  device_stencil with a SeparableStencilOp for a star stencil:
 //                            "a SeparableStencilOp is the op of a 2D or 3D box stencil"
 //   SMEMTILE_STENCIL_CASE 9  a 3D points policy loading by row classes: "3D planes by tma_row_classes are computed by"
+//   SMEMTILE_STENCIL_CASE 10 the sweep's default policy for a 2D array: "StencilLoader::sweep is a StencilSweepPolicy's"
+//   SMEMTILE_STENCIL_CASE 11 a sweep policy for 2-byte elements: "the sweep takes 4- and 8-byte elements"
 #include <smemtile/smemtile.cuh>
 
 using namespace smemtile;
@@ -44,6 +46,15 @@ constexpr int radius = 1;
 using P = StencilStreamPolicy<8, 1, 32, 8, 2>;
 constexpr StencilShape shape = StencilShape::box;
 constexpr int radius = 2;
+#elif SMEMTILE_STENCIL_CASE == 10
+using P = DefaultStencilPolicy<2, 8, 1, StencilShape::box, StencilLoader::sweep>::type;
+constexpr StencilShape shape = StencilShape::box;
+constexpr int radius = 1;
+#elif SMEMTILE_STENCIL_CASE == 11
+using P = DefaultStencilSweepPolicy<4, 1, StencilShape::star>::type;
+static_assert(StencilPolicyCheck<P, 2, 1, StencilShape::star>::ok, "");
+constexpr StencilShape shape = StencilShape::star;
+constexpr int radius = 1;
 #elif SMEMTILE_STENCIL_CASE == 9
 using P = StencilTiledPolicy<3, StencilLoader::tma_row_classes, StencilCompute::points, 16, 64, 4, 2, 2, 4, 64>;
 constexpr StencilShape shape = StencilShape::star;

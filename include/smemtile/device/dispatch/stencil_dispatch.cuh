@@ -1,7 +1,8 @@
 /// \file
 /// device_stencil's dispatch: device limits -> policy -> launch. The default policies are tried in
-/// the order stencil_candidates gives (a TMA policy only where TMA can describe the array); a
-/// policy the caller passes runs as given or fails with a message.
+/// the order stencil_candidates gives (a TMA policy only where TMA can describe the array, the sweep
+/// where its planes fit and its grid's limits allow); a policy the caller passes runs as given or
+/// fails with a message.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,6 +19,8 @@
 #include "../kernels/stencil_stream.cuh"    // stencil_stream_kernel
 #include "../launch.cuh"                    // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_policy.cuh"     // the policies and the selector
+#include "../tuning/stencil_steps_policy.cuh"  // StencilSweepPolicy (StencilLoader::sweep)
+#include "stencil_sweep_launch.cuh"          // launch_stencil_sweep, stencil_sweep_launch_error
 
 namespace smemtile {
 namespace detail {
@@ -250,6 +253,12 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
   if constexpr (Rank == 1) {
     *launched = launch_stencil_1d<Policy, Radius, Shape>(in, out, boundary, op, stream);
     return true;
+  } else if constexpr (Policy::loader == StencilLoader::sweep) {
+    if constexpr (Rank == 3) {
+      if ((*why = stencil_sweep_launch_error<Policy, Radius, T>(device, in))) return false;
+      *launched = launch_stencil_sweep<Policy, Radius, Shape, T>(device, in, out, boundary, op, 1, stencil_who, stream);
+    }
+    return true;
   } else if constexpr (Policy::loader == StencilLoader::stream) {
     if ((*why = stencil_stream_extent_error<Policy, Radius>(in.extent(0), in.extent(1)))) return false;
     *launched = launch_stencil_stream<Policy, Radius, Shape>(in, out, boundary, op, stream);
@@ -313,12 +322,18 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
     if (!queried) return queried;
     long long points = 1;
     for (int d = 0; d < rank; ++d) points *= static_cast<long long>(in.extent(d));
-    const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape>(
+    constexpr bool separable = is_separable_stencil_op<Op>;
+    const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape, separable>(
         StencilTarget{device.cc_major, device.shared_per_block_optin, points});
     for (int c = 0; c < candidates.count; ++c) {
       const StencilChoice choice = candidates.choice[c];
       bool ran = false;
-      if (choice.loader == StencilLoader::cp_async) {
+      if (choice.loader == StencilLoader::sweep) {
+        if constexpr (stencil_sweep_single_selected(rank, static_cast<int>(sizeof(T)), Radius, Shape, separable)) {
+          using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::sweep, StencilTiles::standard, Op>;
+          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        }
+      } else if (choice.loader == StencilLoader::cp_async) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::cp_async>;
         ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
       } else if (choice.loader == StencilLoader::stream) {

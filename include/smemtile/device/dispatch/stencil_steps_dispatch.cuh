@@ -13,12 +13,10 @@
 #include "../../core/global_view.cuh"        // GlobalArray
 #include "../kernels/stencil_steps.cuh"      // stencil_steps_kernel
 #include "../kernels/stencil_steps_stream.cuh"  // stencil_steps_stream_kernel
-#include "../kernels/stencil_sweep.cuh"      // StencilSweepPolicy, stencil_sweep_kernel
-#include "../kernels/stencil_sweep_registers.cuh"  // stencil_sweep_registers_kernel
-#include "../kernels/stencil_sweep_vectors.cuh"    // stencil_sweep_vectors_kernel
 #include "../launch.cuh"                     // LaunchStatus, DeviceLimits, device_limits, raise_dynamic_shared
 #include "../tuning/stencil_steps_policy.cuh"  // the policies and the selector
 #include "stencil_dispatch.cuh"              // dispatch_stencil (single steps), resident_blocks
+#include "stencil_sweep_launch.cuh"          // launch_stencil_sweep
 
 namespace smemtile {
 
@@ -71,44 +69,6 @@ LaunchStatus launch_stencil_steps(const DeviceLimits& device, GlobalArray<const 
   const long long deep = Rank == 3 ? tiles(in.extent(1), g.tile_y) : 1;
   return launch_3d_grid<stencil_steps_kernel<Policy, Radius, Shape, T, Rank, Boundary, Op>>(
       device, across, down, deep, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps);
-}
-
-// One pass of `steps` (2 ... Policy::depth) fused steps of a 3D sweep from `in` to `out`.
-template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
-LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
-                                  Boundary boundary, Op op, int steps, cudaStream_t stream) {
-  using Plane = SweepPlanePolicy<Policy>;
-  static_assert(StencilStepsPolicyCheck<Plane, static_cast<int>(sizeof(T)), Radius, Shape>::ok, "");
-  constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
-  constexpr long long shared = stencil_sweep_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
-  static_assert(shared <= max_shared_bytes_per_block,
-                "smemtile::device_stencil_steps: this sweep's planes need more shared memory than any GPU has");
-  const auto tiles = [](long long n, int per_tile) { return (n + per_tile - 1) / per_tile; };
-  const long long across = tiles(in.extent(2), g.tile_x), down = tiles(in.extent(1), g.tile_a);
-  const StencilSweepPlan plan =
-      stencil_sweep_plan<Policy>(static_cast<int>(sizeof(T)), Radius, in.extent(0), in.extent(1), in.extent(2),
-                                 static_cast<long long>(device.multiprocessors) * Policy::min_blocks);
-  const long long chunks = tiles(in.extent(0), plan.chunk);
-  if constexpr (Policy::compute != StencilSweepCompute::planes) {
-    static_assert(Shape == StencilShape::star ||
-                      (Policy::compute == StencilSweepCompute::registers && is_separable_stencil_op<Op>),
-                  "smemtile::device_stencil_steps: StencilSweepCompute::registers sweeps star stencils and boxes whose "
-                  "op is a SeparableStencilOp, ::vectors star stencils only (a box reads other columns along z); use "
-                  "StencilSweepCompute::planes");
-  }
-  if constexpr (Policy::compute == StencilSweepCompute::vectors) {
-    return launch_3d_grid<stencil_sweep_vectors_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
-        plan.chunk);
-  } else if constexpr (Policy::compute == StencilSweepCompute::registers) {
-    return launch_3d_grid<stencil_sweep_registers_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
-        plan.chunk);
-  } else {
-    return launch_3d_grid<stencil_sweep_kernel<Policy, Radius, Shape, T, Boundary, Op>>(
-        device, across, down, chunks, Policy::threads, shared, stencil_steps_who, stream, in, out, boundary, op, steps,
-        plan.chunk);
-  }
 }
 
 // One pass of a 2D stream's kernel (Policy::depth steps): as many blocks as are resident at once,
@@ -195,7 +155,8 @@ LaunchStatus run_stencil_passes(const DeviceLimits& device, StencilBuffers<T, Ra
         if (fused > 1) {
           if constexpr (IsStencilSweepPolicy<Policy>::value)
             launched = launch_stencil_sweep<Policy, Radius, Shape, T>(device, as_const_array(buffers.current()),
-                                                                      buffers.alternate(), boundary, op, fused, stream);
+                                                                      buffers.alternate(), boundary, op, fused,
+                                                                      stencil_steps_who, stream);
           else
             launched = launch_stencil_steps<Policy, Radius, Shape, T, Rank>(device, as_const_array(buffers.current()),
                                                                             buffers.alternate(), boundary, op, fused, stream);

@@ -24,8 +24,11 @@ enum class StencilLoader {
                     ///< dense planes (a volume's rows are one array), strip and column schemes
   cp_async,  ///< every thread starts cp.async copies (sm_80 and later; synchronous before)
   sync,      ///< every thread loads and stores (copy_global_to_tile)
-  stream     ///< 2D: each warp streams a strip of columns down the rows in registers (no shared
+  stream,    ///< 2D: each warp streams a strip of columns down the rows in registers (no shared
              ///< memory; plain loads, so any pitch and alignment on any GPU): StencilStreamPolicy
+  sweep      ///< 3D: one pass of device_stencil_steps's register sweep (a StencilSweepPolicy,
+             ///< tuning/stencil_steps_policy.cuh) at one step: boxes whose op is a SeparableStencilOp
+             ///< reduce each plane once into partials kept along z in registers (cp.async, any pitch)
 };
 
 /// How a stencil block computes its points from the tiles in shared memory.
@@ -85,6 +88,8 @@ struct StencilTiledPolicy {
   static constexpr int planes = Planes;               ///< 3D: planes per block along z
   static_assert(Rank == 2 || Rank == 3, "StencilTiledPolicy: rank 2 or 3 (1D arrays take a Stencil1DPolicy)");
   static_assert(Loader != StencilLoader::sync, "StencilTiledPolicy: the 2D and 3D kernels load with tma or cp_async");
+  static_assert(Loader != StencilLoader::sweep,
+                "StencilTiledPolicy: StencilLoader::sweep is a StencilSweepPolicy's (3D arrays; tuning/stencil_steps_policy.cuh)");
   static_assert(Loader != StencilLoader::tma_row_classes || Rank == 2 || Compute != StencilCompute::points,
                 "StencilTiledPolicy: 3D planes by tma_row_classes are computed by star_columns, star_strips or "
                 "box_strips (the points scheme reads every plane through one static layout)");
@@ -483,9 +488,31 @@ SMEMTILE_HOST_DEVICE constexpr bool stencil_long_rows_for(const StencilTarget& g
   return gpu.points == 0 || gpu.points >= stencil_long_rows_min_points;
 }
 
+/// 3D volumes below this many points keep the tiled paths rather than the single-step sweep
+/// (stencil_sweep_single_selected): a sweep block loads its chunk and the planes around it, and
+/// smaller volumes give too few blocks (docs/tuning.md, "3D separable boxes by the sweep").
+inline constexpr long long stencil_sweep_single_min_points = 1LL << 20;
+
+/// From this many points the single-step sweep is tried before TMA, below it after TMA (so where
+/// TMA cannot read the array): radius-1 boxes of doubles at 128^3 ran slower swept than by TMA
+/// under clamp, from 160^3 faster under every policy; radius 2 faster from 128^3 (docs/tuning.md).
+SMEMTILE_HOST_DEVICE constexpr long long stencil_sweep_single_first_points(int radius) {
+  return radius == 1 ? 3LL << 20 : 1LL << 20;
+}
+
+/// Whether the selection may compute a single step by the register sweep (StencilLoader::sweep):
+/// 3D boxes of radius 1 and 2 of 8-byte elements whose op is a SeparableStencilOp (`separable`).
+/// The tiled paths compute such a box point by point from shared memory, (2R + 1)^3 loads of 8
+/// bytes per point; the sweep reduces each plane once into partials kept along z in registers.
+/// Floats keep their box strips, which keep partials too and ran faster than the sweep.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_sweep_single_selected(int rank, int elem_bytes, int radius,
+                                                                  StencilShape shape, bool separable) {
+  return rank == 3 && elem_bytes == 8 && (radius == 1 || radius == 2) && shape == StencilShape::box && separable;
+}
+
 /// One default policy: its loader and tiles.
 struct StencilChoice {
-  StencilLoader loader;  ///< tma, cp_async or sync
+  StencilLoader loader;  ///< the loader (its default policy: DefaultStencilPolicy)
   StencilTiles tiles;    ///< standard or large
 };
 
@@ -493,7 +520,7 @@ struct StencilChoice {
 /// describe the array (arch::tma_map_error) and, in 3D under periodic, stencil_plane_offsets_fit,
 /// else the next.
 struct StencilCandidates {
-  StencilChoice choice[6];  ///< the policies, best first
+  StencilChoice choice[7];  ///< the policies, best first
   int count = 0;            ///< how many
 };
 
@@ -555,14 +582,22 @@ SMEMTILE_HOST_DEVICE constexpr long long stencil_row_classes_shared(
 /// TMA by row classes where stencil_row_classes_selected (arrays whose rows are off 16 bytes; the
 /// tiles of stencil_row_classes_tiles, where the shared memory suffices); the 2D stream where
 /// stencil_stream_selected; cp.async with the standard tiles (docs/tuning.md, "stencil policies by
-/// size and boundary").
-template <int Rank, int ElemBytes, int Radius, StencilShape Shape>
+/// size and boundary"). The single-step sweep where stencil_sweep_single_selected (`Separable`: the
+/// op is a SeparableStencilOp), the GPU has cp.async (sm_80 and later) and the volume has at least
+/// stencil_sweep_single_min_points points: first from stencil_sweep_single_first_points (or where
+/// the size is not known), else right after TMA's standard tiles (the dispatch checks that its
+/// planes fit).
+template <int Rank, int ElemBytes, int Radius, StencilShape Shape, bool Separable = false>
 SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarget gpu) {
   StencilCandidates c{};
   if (Rank == 1) {
     c.choice[c.count++] = StencilChoice{StencilLoader::sync, StencilTiles::standard};
     return c;
   }
+  const bool sweep = stencil_sweep_single_selected(Rank, ElemBytes, Radius, Shape, Separable) && gpu.cc_major >= 8 &&
+                     (gpu.points == 0 || gpu.points >= stencil_sweep_single_min_points);
+  const bool sweep_first = sweep && (gpu.points == 0 || gpu.points >= stencil_sweep_single_first_points(Radius));
+  if (sweep_first) c.choice[c.count++] = StencilChoice{StencilLoader::sweep, StencilTiles::standard};
   using Large = typename DefaultStencilPolicy<Rank, ElemBytes, Radius, Shape, StencilLoader::tma,
                                               StencilTiles::large>::type;
   const bool tma = stencil_gpu_has_tma(gpu.cc_major);
@@ -575,6 +610,7 @@ SMEMTILE_HOST_DEVICE constexpr StencilCandidates stencil_candidates(StencilTarge
       gpu.shared_per_block >= stencil_shared_bytes<Large>(ElemBytes, Radius))
     c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::large};
   if (tma) c.choice[c.count++] = StencilChoice{StencilLoader::tma, StencilTiles::standard};
+  if (sweep && !sweep_first) c.choice[c.count++] = StencilChoice{StencilLoader::sweep, StencilTiles::standard};
   // Rows off 16 bytes (TMA cannot describe the array whole): stencil_row_classes_tiles_for by row classes.
   const StencilTiles row_tiles = stencil_row_classes_tiles_for<Rank, ElemBytes, Radius, Shape>(gpu);
   if (tma && stencil_row_classes_selected<Rank, ElemBytes, Radius, Shape> &&

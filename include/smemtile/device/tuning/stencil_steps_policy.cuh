@@ -191,6 +191,7 @@ template <int Depth, int RegionY, int RegionX, int Chunk, int Threads = 256, int
           StencilSweepCompute Compute = StencilSweepCompute::planes>
 struct StencilSweepPolicy {
   static constexpr int rank = 3;                                   ///< 3D only
+  static constexpr StencilLoader loader = StencilLoader::sweep;    ///< as a device_stencil policy: one step
   static constexpr int depth = Depth;                              ///< steps one pass fuses at most
   static constexpr int region_y = RegionY;                         ///< plane rows
   static constexpr int region_x = RegionX;                         ///< plane columns
@@ -432,7 +433,9 @@ struct DefaultStencilSweepPolicy {
 /// copy per step, NVIDIA H200 (probe; over single steps of the same op, which load by TMA):
 /// floats 384^3 / 512^3 zero 1.01 / 1.03 against 0.80 / 0.78, periodic 1.06 / 1.09 against 0.67 /
 /// 0.68, clamp 0.80 / 0.78 against 0.80 / 0.81, reflect 0.82 / 0.87 against 0.81 / 0.78; doubles
-/// zero 1.20 / 1.22 against 0.52 / 0.52, clamp 1.01 / 1.03 against 0.51 / 0.51. Rows off 16 bytes
+/// zero 1.20 / 1.22 against 0.52 / 0.52, clamp 1.01 / 1.03 against 0.51 / 0.51 (single steps of
+/// doubles now run by this sweep at one step, StencilLoader::sweep: 512^3 zero 0.75, clamp 0.71,
+/// probe `.probe/sweep2`, the gains below are over those). Rows off 16 bytes
 /// (503 x 517 x 499 floats): zero 1.08 against 0.66, clamp 0.90 against 0.67.
 /// Smaller float volumes gain less than the plan's share predicts (zero: 256^3 0.86 against 0.78 at
 /// a share of 0.91, 192^3 0.73 against 0.86 at 0.85), so the floats' gain over single steps is 1.15,
@@ -454,14 +457,38 @@ struct DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::box, true> {
   /// an H200 gain (4.8 TB/s peak) at the H100's bandwidth
   static constexpr double to_reference = 4.8e12 / reference_bandwidth;
   /// over single steps under fills and periodic (above)
-  static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.52 : 1.15) * to_reference;
+  static constexpr double gain_over_single = (ElemBytes == 8 ? 1.20 / 0.75 : 1.15) * to_reference;
   /// over single steps under clamp and reflect (above)
-  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 1.01 / 0.51 : 0.78 / 0.81) * to_reference;
+  static constexpr double gain_over_single_rewrites = (ElemBytes == 8 ? 1.01 / 0.71 : 0.78 / 0.81) * to_reference;
   static constexpr double gain_over_single_clamp = gain_over_single_rewrites;  ///< clamp_type's: type's
   /// over single steps where rows are off 16 bytes, under fills and periodic (above)
   static constexpr double gain_over_unaligned_single = ElemBytes == 8 ? 1.20 / 0.52 : 1.08 / 0.66;
   /// the same under clamp and reflect
   static constexpr double gain_over_unaligned_single_rewrites = ElemBytes == 8 ? 1.01 / 0.51 : 0.90 / 0.67;
+};
+
+/// A sweep policy is a device_stencil policy too: device_stencil runs one pass of one step
+/// (StencilLoader::sweep).
+template <int D, int Y, int X, int C, int T, int M, StencilSweepCompute S>
+struct IsStencilPolicy<StencilSweepPolicy<D, Y, X, C, T, M, S>> : std::true_type {};
+
+/// The invariants of a sweep policy as device_stencil's (its planes must fit some GPU; the kernels
+/// check the shape against the scheme and the op).
+template <int D, int Y, int X, int C, int T, int M, StencilSweepCompute S, int ElemBytes, int Radius, StencilShape Shape>
+struct StencilPolicyCheck<StencilSweepPolicy<D, Y, X, C, T, M, S>, ElemBytes, Radius, Shape> {
+  static_assert(ElemBytes == 4 || ElemBytes == 8, "smemtile::device_stencil: the sweep takes 4- and 8-byte elements");
+  static_assert(stencil_sweep_shared_bytes<StencilSweepPolicy<D, Y, X, C, T, M, S>>(ElemBytes, Radius) <=
+                    max_shared_bytes_per_block,
+                "smemtile::device_stencil: this sweep's planes need more shared memory than any GPU has");
+  static constexpr bool ok = true;  ///< instantiating the check passed
+};
+
+/// The sweep's single step (StencilLoader::sweep): device_stencil_steps's default sweep of the stencil,
+/// one step per pass (DefaultStencilSweepPolicy; the tiles do not apply).
+template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles, bool Separable>
+struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, StencilLoader::sweep, Tiles, Separable> {
+  /// the policy
+  using type = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape, Separable>::type;
 };
 
 /// Whether an array's address and its plane and row pitches (`pitch_bytes`; 2D: plane 0) are multiples of 16
