@@ -6,7 +6,8 @@
 //                       write of every byte, as a stencil needs at least)
 //   smemtile_stencil    smemtile::device_stencil<R, Shape>(in, out, boundary, op); axes Boundary
 //                       {zero, clamp, periodic} and Path {selected: what device_stencil chooses (TMA on
-//                       sm_90 and later where TMA can describe the array, else TMA by row classes
+//                       sm_90 and later where TMA can describe the array; the sweep first for
+//                       separable boxes of doubles; else TMA by row classes
 //                       where stencil_row_classes_selected, else the 2D stream where
 //                       stencil_stream_selected, else cp.async), cp.async and stream: forced with
 //                       StencilForcedLoader} (skipped for 1D, which has one path, stream for 3D, and
@@ -25,8 +26,9 @@
 // Cases (the Case axis): 1D 3-point sum (int, float) on 2^28 elements; 2D 5-point Laplacian and
 // 9-point box (3x3 Gaussian blur), float and double, 8192 x 8192; 3D 7-point Laplacian, float and
 // double, 512^3; 3D radius-4 star (eighth-order second derivative summed over the axes), float,
-// 512^3 and 376^3; 3D 27-point box (mean), float, 512^3 and 384^3 (no hand-written 3D peers: they
-// read z neighbours on the axis only); odd shapes (rows, and planes, not multiples of 16 bytes: no TMA) of the 2D and
+// 512^3 and 376^3; 3D 27-point box (mean), float, 512^3 and 384^3, and double as a SeparableStencilOp
+// (rows, then rows' sums, then planes' sums: the single-step sweep), 512^3 and 509 x 511 x 513 (no
+// hand-written 3D peers: they read z neighbours on the axis only); odd shapes (rows, and planes, not multiples of 16 bytes: no TMA) of the 2D and
 // 3D cases: 8191 x 8193 and 509 x 511 x 513 (radius-4 star: float only). Narrow elements, where
 // the op accumulates in a wider type than the element: 2D 3x3 box blur of bytes (uint8_t: a
 // SeparableStencilOp, rows of 3 summed in int, then 3 rows, divided by 9 rounding halves up) and 2D 5-point heat
@@ -484,6 +486,8 @@ const std::vector<std::string> kCases = {
     "1D-3pt-I32-2^28",    "1D-3pt-F32-2^28",   "2D-5pt-F32-8192^2", "2D-5pt-F64-8192^2", "2D-9box-F32-8192^2",
     "2D-9box-F64-8192^2", "3D-7pt-F32-512^3", "3D-7pt-F64-512^3",  "3D-r4-F32-512^3",   "3D-r4-F32-376^3",
     "3D-27box-F32-512^3", "3D-27box-F32-384^3",
+    // doubles: the 27-point mean as a SeparableStencilOp (one pass of the register sweep)
+    "3D-27box-F64-sep-512^3", "3D-27box-F64-sep-509x511x513",
     // odd shapes: rows (2D) and rows and planes (3D) not multiples of 16 bytes (no TMA), odd extents
     "2D-5pt-F32-8191x8193", "2D-5pt-F64-8191x8193", "2D-9box-F32-8191x8193", "2D-9box-F64-8191x8193",
     "3D-7pt-F32-509x511x513", "3D-7pt-F64-509x511x513", "3D-r4-F32-509x511x513",
@@ -634,11 +638,15 @@ void run_mode(nvbench::state& state, Impl impl, Extents e) {
     state.skip("the stream is a 2D path");
     return;
   }
-  // Rows TMA cannot describe whole select TMA by row classes (sm_90, where
+  // Rows TMA cannot describe whole select the single-step sweep where stencil_sweep_single_selected
+  // (sm_80; the bench's volumes are large enough), else TMA by row classes (sm_90, where
   // stencil_row_classes_selected; the bench's volumes have dense planes), else the stream where
   // stencil_stream_selected, else cp.async.
   using T = typename C::T;
-  const bool unaligned = e.nx * static_cast<long long>(sizeof(T)) % 16 != 0;
+  const bool sweep = smemtile::stencil_sweep_single_selected(C::rank, sizeof(T), C::radius, C::shape,
+                                                             smemtile::is_separable_stencil_op<typename C::Op>) &&
+                     device_cc_major() >= 8 && e.count() >= smemtile::stencil_sweep_single_min_points;
+  const bool unaligned = !sweep && e.nx * static_cast<long long>(sizeof(T)) % 16 != 0;
   const bool row_classes = smemtile::stencil_row_classes_selected<C::rank, sizeof(T), C::radius, C::shape> &&
                            device_cc_major() >= 9 && e.ny >= 16 / static_cast<int>(sizeof(T));
   const bool stream_selected =
@@ -666,6 +674,7 @@ void dispatch(nvbench::state& state, Impl impl) {
   using Lap7D = Case<double, 3, 1, S::star, Laplace7>;
   using Star25F = Case<float, 3, 4, S::star, Star25>;
   using Box27F = Case<float, 3, 1, S::box, Box27>;
+  using SepBox27D = Case<double, 3, 1, S::box, SeparableBox27>;
   using Box9U8 = Case<std::uint8_t, 2, 1, S::box, ByteBlur9>;
   using Heat5H = Case<__half, 2, 1, S::star, HalfHeat5>;
   const Extents square{1, 8192, 8192}, odd2{1, 8191, 8193}, cube{512, 512, 512}, odd3{509, 511, 513};
@@ -682,6 +691,8 @@ void dispatch(nvbench::state& state, Impl impl) {
   if (c == "3D-r4-F32-376^3") return run_mode<Star25F>(state, impl, {376, 376, 376});
   if (c == "3D-27box-F32-512^3") return run_mode<Box27F>(state, impl, cube);
   if (c == "3D-27box-F32-384^3") return run_mode<Box27F>(state, impl, {384, 384, 384});
+  if (c == "3D-27box-F64-sep-512^3") return run_mode<SepBox27D>(state, impl, cube);
+  if (c == "3D-27box-F64-sep-509x511x513") return run_mode<SepBox27D>(state, impl, odd3);
   if (c == "2D-5pt-F32-8191x8193") return run_mode<Lap5F>(state, impl, odd2);
   if (c == "2D-5pt-F64-8191x8193") return run_mode<Lap5D>(state, impl, odd2);
   if (c == "2D-9box-F32-8191x8193") return run_mode<Box9F>(state, impl, odd2);

@@ -530,10 +530,12 @@ TEST_CASE("stencil_candidates: the single-step sweep for separable boxes of doub
   CHECK(list(stencil_candidates<2, 8, 1, StencilShape::box, true>(StencilTarget{9, h100, first}))[0] != sweep);
   STATIC_REQUIRE(smemtile::stencil_sweep_single_selected(3, 8, 1, StencilShape::box, true));
   STATIC_REQUIRE_FALSE(smemtile::stencil_sweep_single_selected(3, 8, 1, StencilShape::box, false));
-  // The forced sweep's policy is device_stencil_steps's default sweep (one home for its shape).
-  STATIC_REQUIRE(std::is_same<smemtile::DefaultStencilPolicy<3, 8, 1, StencilShape::box, StencilLoader::sweep,
-                                                             StencilTiles::standard, true>::type,
-                              smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>::type>::value);
+  // The forced sweep's policy is DefaultStencilSweepPolicy's single_type (one home for its shape): one level.
+  using Single = smemtile::DefaultStencilPolicy<3, 8, 1, StencilShape::box, StencilLoader::sweep, StencilTiles::standard,
+                                                true>::type;
+  STATIC_REQUIRE(std::is_same<Single, smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>::single_type>::value);
+  STATIC_REQUIRE(Single::depth == 1);
+  STATIC_REQUIRE(smemtile::IsStencilPolicy<Single>::value);
   STATIC_REQUIRE(smemtile::IsStencilPolicy<smemtile::DefaultStencilSweepPolicy<8, 1, StencilShape::box, true>::type>::value);
 }
 

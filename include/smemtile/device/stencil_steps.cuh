@@ -85,6 +85,8 @@ template <int Radius, StencilShape Shape, class Policy, class T, std::size_t Ran
 LaunchStatus device_stencil_steps(Policy, StencilBuffers<T, Rank>& buffers, int steps, Boundary boundary, Op op,
                                   cudaStream_t stream = 0) {
   static_assert(detail::separable_op_fits<Shape, static_cast<int>(Rank), Op>());
+  static_assert(Policy::depth >= 2, "smemtile::device_stencil_steps: a pass fuses at least 2 steps (one step is "
+                                    "device_stencil's)");
   const std::string why = detail::stencil_steps_call_error<Radius, T, Rank, Boundary>(buffers, steps);
   if (!why.empty()) return detail::failed_launch(cudaErrorInvalidValue, why);
   if (steps == 0 || buffers.current().size() == 0) return LaunchStatus{};

@@ -45,13 +45,16 @@ const char* stencil_sweep_launch_error(const DeviceLimits& device, const GlobalA
   return nullptr;
 }
 
-// One pass of `steps` (1 ... Policy::depth) fused steps of a 3D sweep from `in` to `out`; `who`
+// One pass of `steps` (1 ... Policy::depth) steps of a 3D sweep from `in` to `out`; `who`
 // names the caller in errors.
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus launch_stencil_sweep(const DeviceLimits& device, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
                                   Boundary boundary, Op op, int steps, const char* who, cudaStream_t stream) {
   using Plane = SweepPlanePolicy<Policy>;
-  static_assert(StencilStepsPolicyCheck<Plane, static_cast<int>(sizeof(T)), Radius, Shape>::ok, "");
+  constexpr StencilStepsGeometry g = stencil_steps_geometry<Plane>(static_cast<int>(sizeof(T)), Radius);
+  static_assert(g.tile_a > 0 && g.tile_x > 0,
+                "smemtile: the sweep's plane is no wider than its halo (depth x radius on each side, x rounded up "
+                "to 16 bytes): enlarge RegionY and RegionX or lower the depth");
   constexpr long long shared = stencil_sweep_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
   static_assert(shared <= max_shared_bytes_per_block,
                 "smemtile: this sweep's planes need more shared memory than any GPU has");

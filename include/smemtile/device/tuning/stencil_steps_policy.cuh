@@ -46,7 +46,7 @@ struct StencilStepsPolicy {
   static constexpr int threads = Threads;                 ///< threads per block
   static constexpr int min_blocks = MinBlocks;            ///< __launch_bounds__ blocks per multiprocessor
   static_assert(Rank >= 1 && Rank <= 3, "StencilStepsPolicy: rank 1, 2 or 3");
-  static_assert(Depth >= 2, "StencilStepsPolicy: a pass fuses at least 2 steps (one step is device_stencil's)");
+  static_assert(Depth >= 1, "StencilStepsPolicy: a pass takes at least one step");
   static_assert(Rank >= 2 || RegionA == 1, "StencilStepsPolicy: a 1D region is one row: RegionA must be 1");
   static_assert(Rank == 3 || RegionY == 1, "StencilStepsPolicy: RegionY (rows of a plane) is for 3D; leave it 1");
   static_assert(RegionX % 32 == 0, "StencilStepsPolicy: a warp computes 32 consecutive x: make RegionX a multiple of 32");
@@ -117,6 +117,7 @@ template <class Policy, int ElemBytes, int Radius, StencilShape Shape>
 struct StencilStepsPolicyCheck {
   static_assert(IsStencilStepsPolicy<Policy>::value,
                 "smemtile::device_stencil_steps: the policy must be a StencilStepsPolicy");
+  static_assert(Policy::depth >= 2, "StencilStepsPolicy: a pass fuses at least 2 steps (one step is device_stencil's)");
   static constexpr StencilStepsGeometry g = stencil_steps_geometry<Policy>(ElemBytes, Radius);  ///< halo and tile
   static_assert(g.tile_a > 0 && g.tile_y > 0 && g.tile_x > 0,
                 "smemtile::device_stencil_steps: the region is no wider than its halo (depth x radius on each "
@@ -199,7 +200,8 @@ struct StencilSweepPolicy {
   static constexpr int threads = Threads;                          ///< threads per block
   static constexpr int min_blocks = MinBlocks;                     ///< __launch_bounds__
   static constexpr StencilSweepCompute compute = Compute;          ///< how the planes are kept
-  static_assert(Depth >= 2, "StencilSweepPolicy: a pass fuses at least 2 steps");
+  static_assert(Depth >= 1, "StencilSweepPolicy: a pass takes at least one step (device_stencil_steps: two; one is "
+                            "device_stencil's single step, StencilLoader::sweep)");
   static_assert(RegionX % 32 == 0, "StencilSweepPolicy: make RegionX a multiple of 32");
   static_assert(Chunk >= 0, "StencilSweepPolicy: Chunk is planes per block, or 0 for the launch to choose them");
   static_assert(Threads % RegionX == 0 && RegionY % (Threads / RegionX) == 0,
@@ -414,6 +416,13 @@ struct DefaultStencilSweepPolicy {
   using clamp_unaligned_type =
       std::conditional_t<ElemBytes == 4 && Radius == 1 && Shape == StencilShape::star,
                          StencilSweepPolicy<3, 32, 64, 0, 256, 2, StencilSweepCompute::vectors>, unaligned_type>;
+  /// device_stencil's single step by this sweep (StencilLoader::sweep; not selected for stars: forced
+  /// only): one level, on 32 x 64 planes (floats) or 32 x 32 (doubles), the fastest depth-1 shapes of
+  /// the one-step probe (docs/tuning.md, "3D separable boxes by the sweep"); boxes of other ops keep `type`
+  using single_type = std::conditional_t<Shape == StencilShape::star,
+                                         StencilSweepPolicy<1, 32, ElemBytes == 8 ? 32 : 64, 0, 256, 2,
+                                                            StencilSweepCompute::registers>,
+                                         type>;
   static constexpr double gain_over_single = ElemBytes == 8 ? 2.28 : 1.99;                  ///< measured, above
   static constexpr double gain_over_single_rewrites = ElemBytes == 8 ? 2.09 : 1.51;         ///< measured, above
   /// clamp_type's gain under clamp, where it is not `type`: floats on the vector sweep at 512^3, 64
@@ -451,6 +460,12 @@ struct DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::box, true> {
   using unaligned_type = type;        ///< the same where rows are off 16 bytes
   using clamp_type = type;            ///< the same under clamp
   using clamp_unaligned_type = type;  ///< and there off 16 bytes
+  /// device_stencil's single step by this sweep (StencilLoader::sweep): one level on 32 x 32 planes
+  /// (doubles; floats 32 x 64), two blocks of 256 threads. Doubles at 512^3 / 256^3, x the copy, zero /
+  /// clamp (probe `.probe/sweep3`, H200): radius 1 0.75 / 0.72 and 0.82 / 0.64 against `type`'s 0.75 /
+  /// 0.71 and 0.78 / 0.54 at one step; radius 2 0.60 / 0.55 and 0.52 / 0.39 against 0.40 / 0.39 and
+  /// 0.38 / 0.29 (its second level's registers)
+  using single_type = StencilSweepPolicy<1, 32, ElemBytes == 8 ? 32 : 64, 0, 256, 2, StencilSweepCompute::registers>;
   /// bytes/s: the H100's, as the star's (stencil_sweep_gain scales the gains by it)
   static constexpr double reference_bandwidth =
       DefaultStencilSweepPolicy<ElemBytes, Radius, StencilShape::star>::reference_bandwidth;
@@ -483,12 +498,12 @@ struct StencilPolicyCheck<StencilSweepPolicy<D, Y, X, C, T, M, S>, ElemBytes, Ra
   static constexpr bool ok = true;  ///< instantiating the check passed
 };
 
-/// The sweep's single step (StencilLoader::sweep): device_stencil_steps's default sweep of the stencil,
-/// one step per pass (DefaultStencilSweepPolicy; the tiles do not apply).
+/// The sweep's single step (StencilLoader::sweep): DefaultStencilSweepPolicy's single_type (the tiles do
+/// not apply).
 template <int ElemBytes, int Radius, StencilShape Shape, StencilTiles Tiles, bool Separable>
 struct DefaultStencilPolicy<3, ElemBytes, Radius, Shape, StencilLoader::sweep, Tiles, Separable> {
   /// the policy
-  using type = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape, Separable>::type;
+  using type = typename DefaultStencilSweepPolicy<ElemBytes, Radius, Shape, Separable>::single_type;
 };
 
 /// Whether an array's address and its plane and row pitches (`pitch_bytes`; 2D: plane 0) are multiples of 16
