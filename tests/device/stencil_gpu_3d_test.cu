@@ -13,7 +13,8 @@
 // radius 4 included: the ring of 9 planes of 8-byte elements just fits 48 KB) and int for a few
 // combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3);
 // separable ops (SeparableStencilOp) on the box strips and the other paths, and separable boxes of
-// doubles by the single-step sweep (StencilLoader::sweep), forced and selected.
+// doubles by the single-step sweep (StencilLoader::sweep), forced and selected, and the sweep forced
+// on stars, floats and plain boxes.
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -91,6 +92,18 @@ TEST_CASE("device_stencil 3D: separable boxes of doubles by the single-step swee
   check_stencil<3, 1, box, kReflect, double>(with_layout(rng, 3, 200, 67, 161), op, rng);
   check_stencil<3, 2, box, kZero, double>(with_layout(rng, 3, 101, 103, 105), op2, rng);
   check_stencil<3, 2, box, kReflect, double>(with_layout(rng, 3, 105, 101, 103), op2, rng);
+}
+
+// The sweep forced where it is not selected (DefaultStencilSweepPolicy's single_type): stars of
+// floats and doubles (one level), a separable box of floats (one level), a box of a plain op (the
+// planes scheme at one step).
+TEST_CASE("device_stencil 3D: the single-step sweep forced on stars, floats and plain boxes") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  using Sweep = smemtile::StencilForcedLoader<smemtile::StencilLoader::sweep>;
+  random_stencils_with<3, 1, star, kClamp, float>(random_op<float, 3, 1, star>(rng), 8, rng, Sweep{});
+  random_stencils_with<3, 1, star, kPeriodic, double>(random_op<double, 3, 1, star>(rng), 8, rng, Sweep{});
+  random_stencils_with<3, 1, box, kZero, float>(random_separable_op<float, 3, 1>(rng), 8, rng, Sweep{});
+  random_stencils_with<3, 1, box, kReflect, double>(random_op<double, 3, 1, box>(rng), 8, rng, Sweep{});
 }
 
 TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {
