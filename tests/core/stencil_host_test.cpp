@@ -414,14 +414,17 @@ TEST_CASE("stencil policies: the compute scheme follows the shape and the elemen
 }
 
 namespace {
-template <int Rank, int E, int R, StencilShape S>
-std::vector<std::pair<StencilLoader, StencilTiles>> candidates(int cc_major, long long shared) {
-  const smemtile::StencilCandidates c = smemtile::stencil_candidates<Rank, E, R, S>(StencilTarget{cc_major, shared});
-  std::vector<std::pair<StencilLoader, StencilTiles>> out;
+using Choices = std::vector<std::pair<StencilLoader, StencilTiles>>;
+// The candidates' loaders and tiles, best first.
+Choices list(const smemtile::StencilCandidates& c) {
+  Choices out;
   for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
   return out;
 }
-using Choices = std::vector<std::pair<StencilLoader, StencilTiles>>;
+template <int Rank, int E, int R, StencilShape S>
+Choices candidates(int cc_major, long long shared) {
+  return list(smemtile::stencil_candidates<Rank, E, R, S>(StencilTarget{cc_major, shared}));
+}
 constexpr auto tma_large = std::make_pair(StencilLoader::tma, StencilTiles::large);
 constexpr auto tma = std::make_pair(StencilLoader::tma, StencilTiles::standard);
 constexpr auto cp_async = std::make_pair(StencilLoader::cp_async, StencilTiles::standard);
@@ -488,11 +491,6 @@ TEST_CASE("stencil_chunk_planes: small volumes spread over one wave") {
 
 TEST_CASE("stencil_candidates: the single-step sweep for separable boxes of doubles") {
   const long long h100 = 227 * 1024;
-  const auto list = [](const smemtile::StencilCandidates& c) {
-    Choices out;
-    for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
-    return out;
-  };
   const auto sweep = std::make_pair(StencilLoader::sweep, StencilTiles::standard);
   const long long least = smemtile::stencil_sweep_single_min_points;
   const long long first = smemtile::stencil_sweep_single_first_points(1);
@@ -562,11 +560,6 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Reflect>);
   CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Zero>);
   CHECK(smemtile::boundary_reads_near_edge<smemtile::boundary::Constant<float>>);
-  const auto list = [](const smemtile::StencilCandidates& c) {
-    Choices out;
-    for (int i = 0; i < c.count; ++i) out.emplace_back(c.choice[i].loader, c.choice[i].tiles);
-    return out;
-  };
   // 3D arrays below 2^26 points: the standard TMA planes first; at and above it the large ones; 2D keeps them.
   CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(StencilTarget{9, h100, 256LL * 256 * 256})) ==
         Choices{tma, rows_standard, cp_async});
