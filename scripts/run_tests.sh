@@ -35,11 +35,12 @@ if [ -z "$cuobjdump" ]; then
 fi
 export SMEMTILE_CUOBJDUMP="$(cd "$(dirname "$cuobjdump")" && pwd)/cuobjdump"
 
-# Without a GPU the GPU tests only need to compile (they are reported Skipped): they are built as
-# unoptimized PTX (SMEMTILE_GPU_TESTS_FRONT_END_ONLY, tests/CMakeLists.txt), which keeps the build
-# to a fraction of its time; with one they are built as usual, and run.
+# Without a GPU the GPU tests and examples only need to compile (the tests are reported Skipped):
+# they are built as unoptimized PTX and host code unoptimized (SMEMTILE_FRONT_END_ONLY,
+# cmake/smemtileFrontEndOnly.cmake), which keeps the build to a fraction of its time; with one
+# they are built as usual, and run.
 front_end_only=ON
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then front_end_only=OFF; fi
-cmake --preset ci -B "$build" -DSMEMTILE_GPU_TESTS_FRONT_END_ONLY=$front_end_only
+cmake --preset ci -B "$build" -DSMEMTILE_FRONT_END_ONLY=$front_end_only
 cmake --build "$build" -j2  # the ci build preset, in $build
 ctest --preset ci --test-dir "$build"

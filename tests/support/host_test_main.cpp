@@ -1,9 +1,4 @@
 // Catch2's main for host tests.
-#if defined(SMEMTILE_CATCH3)
-#include <catch2/catch_session.hpp>
-#else
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-#endif
+#include "catch_session.hpp"
 
-int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+int main(int argc, char* argv[]) { return smemtile_run_catch(argc, argv); }

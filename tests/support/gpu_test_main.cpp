@@ -1,17 +1,13 @@
 // Catch2's main for GPU tests: with no usable CUDA device the program prints why and exits with
 // SMEMTILE_SKIP_RETURN_CODE, which CTest reports as Skipped (never Passed). Listing test names
-// (as catch_discover_tests does at build time) needs no device.
+// (as catch_discover_tests does at build time) needs no device. Plain C++: it only asks the
+// runtime for a device.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstring>
 
-#if defined(SMEMTILE_CATCH3)
-#include <catch2/catch_session.hpp>
-#else
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-#endif
+#include "catch_session.hpp"
 
 namespace {
 bool only_lists_tests(int argc, char* argv[]) {
@@ -34,5 +30,5 @@ int main(int argc, char* argv[]) {
       return SMEMTILE_SKIP_RETURN_CODE;
     }
   }
-  return Catch::Session().run(argc, argv);
+  return smemtile_run_catch(argc, argv);
 }
