@@ -489,6 +489,30 @@ TEST_CASE("stencil_chunk_planes: small volumes spread over one wave") {
   CHECK(stencil_chunk_planes(5, 1, 528, 64, 1) == 5);
 }
 
+TEST_CASE("stencil_tail_cols: float volumes whose last large plane column is at most half full") {
+  using smemtile::stencil_tail_cols;
+  // 32 x 256 float planes: 513 columns leave 1 to the standard planes, 640 leave 128 (half a plane).
+  CHECK(stencil_tail_cols(513, 256, 4) == 1);
+  CHECK(stencil_tail_cols(640, 256, 4) == 128);
+  CHECK(stencil_tail_cols(1040, 256, 4) == 16);
+  // More than half full, whole planes, or a single plane: one launch.
+  CHECK(stencil_tail_cols(641, 256, 4) == 0);
+  CHECK(stencil_tail_cols(512, 256, 4) == 0);
+  CHECK(stencil_tail_cols(200, 256, 4) == 0);
+  CHECK(stencil_tail_cols(256, 256, 4) == 0);
+  // Doubles (32 x 128 planes) and other elements: never.
+  CHECK(stencil_tail_cols(513, 128, 8) == 0);
+  CHECK(stencil_tail_cols(513, 128, 2) == 0);
+  CHECK(stencil_tail_cols(513, 0, 4) == 0);
+  for (long long cols = 1; cols < 2000; ++cols) {
+    const long long tail = stencil_tail_cols(cols, 256, 4);
+    REQUIRE(tail >= 0);
+    REQUIRE(tail <= 128);
+    if (tail > 0) REQUIRE((cols - tail) % 256 == 0);
+    if (tail > 0) REQUIRE(cols - tail >= 256);
+  }
+}
+
 TEST_CASE("stencil_candidates: the single-step sweep for separable boxes of doubles") {
   const long long h100 = 227 * 1024;
   const auto sweep = std::make_pair(StencilLoader::sweep, StencilTiles::standard);
@@ -622,6 +646,12 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(smemtile::stencil_large_tiles_for<2, 4, StencilShape::box>(StencilTarget{9, h100}));  // nothing known: large
   CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1)));
   CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big)));
+  // 3D doubles from 2^23 points (224^3 is 11.2 M), 2D doubles at every size.
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 8, StencilShape::star>(target((1LL << 23) - 1)));
+  CHECK(smemtile::stencil_large_tiles_for<3, 8, StencilShape::star>(target(1LL << 23)));
+  CHECK(smemtile::stencil_large_tiles_for<2, 8, StencilShape::star>(target(1000)));
+  CHECK(list(smemtile::stencil_candidates<3, 8, 1, StencilShape::star>(target(224LL * 224 * 224))).front() == tma_large);
+  CHECK(list(smemtile::stencil_candidates<3, 8, 1, StencilShape::star>(target(192LL * 192 * 192))).front() == tma);
   // A TMA GPU without the shared memory for the large tiles (sm_120's 99 KB).
   CHECK(candidates<2, 4, 1, StencilShape::star>(12, ada) == Choices{tma, stream, cp_async});
   CHECK(candidates<3, 4, 1, StencilShape::star>(12, ada) == Choices{tma, cp_async});

@@ -14,7 +14,8 @@
 // combinations; volumes of 130 x 70 x 90 crossing three chunks of planes (64, or 48 from radius 3);
 // separable ops (SeparableStencilOp) on the box strips and the other paths, and separable boxes of
 // doubles by the single-step sweep (StencilLoader::sweep), forced and selected, and the sweep forced
-// on stars, floats and plain boxes.
+// on stars, floats and plain boxes; volumes of 2^26 points and more whose last large plane column
+// is ragged (the selection's two launches: stencil_tail_cols).
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -116,6 +117,23 @@ TEST_CASE("device_stencil 3D: volumes crossing several chunks of planes") {
   // 8-byte TMA units, three tiles across (the last 4 columns wide), two chunks of planes.
   fixed_stencil<3, 1, star, kZero, float>(70, 36, 516, true, rng);
   fixed_stencil<3, 1, box, kClamp, float>(67, 33, 516, true, rng);
+}
+
+TEST_CASE("device_stencil 3D: large planes with a ragged last column, the rest on standard planes") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  // From 2^26 points float stars of radius 1 take the large planes (256 columns); the columns past
+  // the last whole one go to a second launch on the standard planes, whose halo reads the first
+  // launch's columns. Dense volumes: TMA where rows are whole 16 bytes, else row classes. Doubles
+  // (128 columns) are not split: checked on one such volume.
+  static_assert(smemtile::stencil_tail_cols(1028, 256, 4) == 4 && smemtile::stencil_tail_cols(1025, 256, 4) == 1 &&
+                    smemtile::stencil_tail_cols(1152, 256, 4) == 128 && smemtile::stencil_tail_cols(1025, 128, 8) == 0,
+                "these volumes are split, the doubles not");
+  fixed_stencil<3, 1, star, kZero, float>(64, 1024, 1028, true, rng);      // TMA, 4 columns left
+  fixed_stencil<3, 1, star, kPeriodic, float>(64, 1025, 1025, true, rng);  // row classes, 1 column left
+  fixed_stencil<3, 1, star, kClamp, float>(64, 1000, 1152, true, rng);     // TMA, 128 columns left
+  fixed_stencil<3, 1, star, kReflect, float>(64, 1024, 1025, true, rng);   // row classes, 1 column left
+  fixed_stencil<3, 1, star, kConstant, float>(60, 1100, 1027, true, rng);  // row classes, 3 columns left
+  fixed_stencil<3, 1, star, kClamp, double>(64, 1024, 1025, true, rng);    // row classes, not split
 }
 
 }  // namespace

@@ -63,10 +63,10 @@ using Box3D = DefaultStencilPolicy<3, 4, 1, StencilShape::box, StencilLoader::tm
 static_assert(Box3D::compute == StencilCompute::box_strips, "the default 3D float box of radius 1 takes box strips");
 // 3D radius-4 star, TMA, default tiles: the strips (16-byte shared loads and global stores).
 template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::tma>, 4, StencilShape::star, float, boundary::Zero, Star4Tma>(
-    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4Tma, int);
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4Tma, int, int);
 // The same with cp.async (GPUs without TMA, arrays TMA cannot read).
 template __global__ void stencil_3d_kernel<Star3DPolicy<StencilLoader::cp_async>, 4, StencilShape::star, float, boundary::Zero, Star4CpAsync>(
-    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4CpAsync, int);
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Zero, Star4CpAsync, int, int);
 // 2D 5-point, TMA, large tiles: the float strips.
 template __global__ void stencil_2d_kernel<Star2DLarge, 1, StencilShape::star, float, boundary::Clamp, Laplace5>(
     const __grid_constant__ CUtensorMap, GlobalArray<const float, 2>, GlobalArray<float, 2>, boundary::Clamp, Laplace5, int, int);
@@ -101,7 +101,7 @@ template __global__ void stencil_2d_kernel<StarRows2D, 1, StencilShape::star, fl
 // 3D 27-point box, TMA, clamp: the box strips (16-byte shared loads and global stores) and the
 // cells outside the array copied within shared memory (EdgeCells).
 template __global__ void stencil_3d_kernel<Box3D, 1, StencilShape::box, float, boundary::Clamp, Box27>(
-    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp, Box27, int);
+    const __grid_constant__ CUtensorMap, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp, Box27, int, int);
 // 3D by row classes (volumes whose rows are off 16 bytes), under clamp: a 7-point float star on the
 // large planes (star columns: one 2D TMA box per class, element stores) and the 27-point box strips
 // (16-byte shared loads, two per shifted run; 8-byte stores off 16 bytes); no local memory.
@@ -111,10 +111,10 @@ using Star3DRows = DefaultStencilPolicy<3, 4, 1, StencilShape::star, StencilLoad
 using Box3DRows = DefaultStencilPolicy<3, 4, 1, StencilShape::box, StencilLoader::tma_row_classes>::type;
 template __global__ void stencil_3d_kernel<Star3DRows, 1, StencilShape::star, float, boundary::Clamp, RowsHeat7>(
     const __grid_constant__ RowClassTensorMaps<4>, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp,
-    RowsHeat7, int);
+    RowsHeat7, int, int);
 template __global__ void stencil_3d_kernel<Box3DRows, 1, StencilShape::box, float, boundary::Clamp, RowsBox27>(
     const __grid_constant__ RowClassTensorMaps<4>, GlobalArray<const float, 3>, GlobalArray<float, 3>, boundary::Clamp,
-    RowsBox27, int);
+    RowsBox27, int, int);
 }  // namespace smemtile::detail
 
 // device_stencil_steps's 2D float 5-point kernel, the default policy: the window's rows as 16-byte

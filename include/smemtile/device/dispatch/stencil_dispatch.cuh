@@ -226,25 +226,54 @@ LaunchStatus launch_stencil_stream(GlobalArray<const T, 2> in, GlobalArray<T, 2>
 }
 
 // 3D: one block per xy tile and chunk of planes (stencil_chunk_planes: at most Policy::planes,
-// balanced over the blocks resident at once).
+// balanced over the blocks resident at once), over columns first_col ... end_col - 1 (end_col < 0:
+// to the last; the halo beyond them is read from the array, its edges are the array's).
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 LaunchStatus launch_stencil_3d(const DeviceLimits& device, const StencilMaps3D<Policy, T>& map, GlobalArray<const T, 3> in,
-                               GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream) {
+                               GlobalArray<T, 3> out, Boundary boundary, Op op, cudaStream_t stream,
+                               long long first_col = 0, long long end_col = -1) {
   constexpr long long shared = stencil_shared_bytes<Policy>(static_cast<int>(sizeof(T)), Radius);
   constexpr auto kernel = stencil_3d_kernel<Policy, Radius, Shape, T, Boundary, Op>;
   const auto blocks = [](long long n, int per_block) { return (n + per_block - 1) / per_block; };
-  const long long across = blocks(in.extent(2), Policy::cols), down = blocks(in.extent(1), Policy::rows);
+  const long long last = end_col < 0 ? in.extent(2) : end_col;
+  const long long across = blocks(last - first_col, Policy::cols), down = blocks(in.extent(1), Policy::rows);
   long long resident = 0;
   const LaunchStatus ready = resident_blocks<kernel, Policy>(device, shared, stencil_who, &resident);
   if (!ready) return ready;
   const int chunk = stencil_chunk_planes(in.extent(0), across * down, resident, Policy::planes, Radius);
   return launch_3d_grid<kernel>(device, across, down, blocks(in.extent(0), chunk), Policy::threads, shared,
-                                stencil_who, stream, map, in, out, boundary, op, chunk);
+                                stencil_who, stream, map, in, out, boundary, op, chunk, static_cast<int>(first_col));
+}
+
+// The tensor maps Policy's kernels load `in` with: TMA's map of its boxes, the row classes' maps,
+// nothing for the other loaders; false where TMA cannot read the array, or in 3D under periodic
+// the edges of its planes (stencil_plane_offsets_fit), with *why saying why.
+template <class Policy, int Radius, class T, std::size_t Rank, class Boundary>
+bool stencil_maps(const GlobalArray<const T, Rank>& in, Boundary,
+                  std::conditional_t<Rank == 2, StencilMaps2D<Policy, T>, StencilMaps3D<Policy, T>>* maps, const char** why) {
+  constexpr bool tma = Policy::loader == StencilLoader::tma, row_classes = Policy::loader == StencilLoader::tma_row_classes;
+  if constexpr (tma || row_classes) {
+    if constexpr (Rank == 3 && edge_source<Boundary> == EdgeSource::far) {
+      if (!stencil_plane_offsets_fit(in.extent(1), in.extent(2), in.stride(1))) {
+        *why = "periodic edges are read by 32-bit offsets within a plane, and a plane spans more than 2^31 elements";
+        return false;
+      }
+    }
+  }
+  if constexpr (row_classes) {
+    static_assert(sizeof(T) <= 8, "smemtile::device_stencil: tma_row_classes loads elements of up to 8 bytes");
+    return !(*why = stencil_row_class_maps<Policy, Radius, T, Rank>(in, maps));
+  } else if constexpr (tma) {
+    const TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
+    if (!made) *why = made.error;
+    else *maps = made.map;
+    return static_cast<bool>(made);
+  }
+  return true;
 }
 
 // Launches with Policy; false (nothing launched) where it loads with TMA and TMA cannot describe
-// `in`, or the edges of its planes under periodic cannot be read (stencil_plane_offsets_fit; then
-// *why says why).
+// `in`, or the edges of its planes under periodic cannot be read (stencil_maps; then *why says why).
 template <class Policy, int Radius, StencilShape Shape, class T, std::size_t Rank, class Boundary, class Op>
 bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> in, GlobalArray<T, Rank> out,
                         Boundary boundary, Op op, cudaStream_t stream, LaunchStatus* launched, const char** why) {
@@ -263,39 +292,34 @@ bool try_stencil_policy(const DeviceLimits& device, GlobalArray<const T, Rank> i
     if ((*why = stencil_stream_extent_error<Policy, Radius>(in.extent(0), in.extent(1)))) return false;
     *launched = launch_stencil_stream<Policy, Radius, Shape>(in, out, boundary, op, stream);
     return true;
-  } else if constexpr (Policy::loader == StencilLoader::tma_row_classes) {
-    static_assert(sizeof(T) <= 8, "smemtile::device_stencil: tma_row_classes loads elements of up to 8 bytes");
-    RowClassTensorMaps<16 / sizeof(T)> maps;
-    if constexpr (Rank == 3 && edge_source<Boundary> == EdgeSource::far) {
-      if (!stencil_plane_offsets_fit(in.extent(1), in.extent(2), in.stride(1))) {
-        *why = "periodic edges are read by 32-bit offsets within a plane, and a plane spans more than 2^31 elements";
-        return false;
-      }
-    }
-    if ((*why = stencil_row_class_maps<Policy, Radius, T, Rank>(in, &maps))) return false;
+  } else {
+    std::conditional_t<Rank == 2, StencilMaps2D<Policy, T>, StencilMaps3D<Policy, T>> maps{};
+    if (!stencil_maps<Policy, Radius, T, Rank>(in, boundary, &maps, why)) return false;
     if constexpr (Rank == 2) *launched = launch_stencil_2d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
     else *launched = launch_stencil_3d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream);
     return true;
-  } else {
-    CUtensorMap map{};
-    if constexpr (Policy::loader == StencilLoader::tma) {
-      if constexpr (Rank == 3 && edge_source<Boundary> == EdgeSource::far) {
-        if (!stencil_plane_offsets_fit(in.extent(1), in.extent(2), in.stride(1))) {
-          *why = "periodic edges are read by 32-bit offsets within a plane, and a plane spans more than 2^31 elements";
-          return false;
-        }
-      }
-      const TmaMapResult made = stencil_tma_map<Policy, Radius, T, Rank>(in);
-      if (!made) {
-        *why = made.error;
-        return false;
-      }
-      map = made.map;
-    }
-    if constexpr (Rank == 2) *launched = launch_stencil_2d<Policy, Radius, Shape>(device, map, in, out, boundary, op, stream);
-    else *launched = launch_stencil_3d<Policy, Radius, Shape>(device, map, in, out, boundary, op, stream);
-    return true;
   }
+}
+
+// The selection's 3D large planes: where their last tile column would be mostly empty
+// (stencil_tail_cols), the columns of whole large planes are launched with Policy and the rest with
+// Tail (the same loader's standard planes), reading the halo across the seam from the array; else,
+// or where Tail cannot read the array, Policy over the whole array (try_stencil_policy).
+template <class Policy, class Tail, int Radius, StencilShape Shape, class T, class Boundary, class Op>
+bool try_stencil_large_planes(const DeviceLimits& device, GlobalArray<const T, 3> in, GlobalArray<T, 3> out,
+                              Boundary boundary, Op op, cudaStream_t stream, LaunchStatus* launched, const char** why) {
+  static_assert(Tail::loader == Policy::loader && Tail::cols < Policy::cols, "the tail's planes are narrower, same loader");
+  const long long tail = stencil_tail_cols(in.extent(2), Policy::cols, static_cast<int>(sizeof(T)));
+  StencilMaps3D<Policy, T> maps{};
+  StencilMaps3D<Tail, T> tail_maps{};
+  const char* tail_why = nullptr;
+  if (tail == 0 || !stencil_maps<Tail, Radius, T, 3>(in, boundary, &tail_maps, &tail_why))
+    return try_stencil_policy<Policy, Radius, Shape, T, 3>(device, in, out, boundary, op, stream, launched, why);
+  if (!stencil_maps<Policy, Radius, T, 3>(in, boundary, &maps, why)) return false;
+  const long long seam = in.extent(2) - tail;
+  *launched = launch_stencil_3d<Policy, Radius, Shape>(device, maps, in, out, boundary, op, stream, 0, seam);
+  if (*launched) *launched = launch_stencil_3d<Tail, Radius, Shape>(device, tail_maps, in, out, boundary, op, stream, seam);
+  return true;
 }
 
 // The default policy of a loader and tiles for this stencil.
@@ -347,7 +371,12 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
           constexpr StencilTiles tiles = stencil_row_classes_tiles<rank, static_cast<int>(sizeof(T)), Radius, Shape>;
           if (choice.tiles == tiles) {
             using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes, tiles, Op>;
-            ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+            if constexpr (rank == 3 && tiles == StencilTiles::large) {
+              using Tail = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes, StencilTiles::standard, Op>;
+              ran = try_stencil_large_planes<Policy, Tail, Radius, Shape, T>(device, in, out, boundary, op, stream, &launched, &why);
+            } else {
+              ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+            }
           } else if constexpr (rank == 3 && tiles != StencilTiles::standard) {
             using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma_row_classes, StencilTiles::standard, Op>;
             ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
@@ -363,7 +392,12 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
         }
       } else if constexpr (stencil_large_tiles_selected<rank, Radius, Shape>) {
         using Policy = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::large, Op>;
-        ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        if constexpr (rank == 3) {
+          using Tail = DefaultStencilPolicyOf<rank, Radius, Shape, T, StencilLoader::tma, StencilTiles::standard, Op>;
+          ran = try_stencil_large_planes<Policy, Tail, Radius, Shape, T>(device, in, out, boundary, op, stream, &launched, &why);
+        } else {
+          ran = try_stencil_policy<Policy, Radius, Shape, T, Rank>(device, in, out, boundary, op, stream, &launched, &why);
+        }
       }
       if (ran) return launched;
     }

@@ -434,7 +434,8 @@ SMEMTILE_DEVICE SweepRing<Slots, T, Layout, Chunk> sweep_ring(const GlobalArray<
 }
 
 // Block (x, y, z) computes the xy tile (y, x) of planes z * chunk_planes ... (a chunk of at most
-// Policy::planes planes: stencil_chunk_planes), sweeping along z:
+// Policy::planes planes: stencil_chunk_planes), its tile columns counted from column first_col
+// (a launch may cover the columns right of another's: stencil_tail_cols), sweeping along z:
 // sweep plane k is loaded `stages` steps before it is needed; step k waits for plane k and from
 // k = 2 Radius on computes plane z = first + k - 2 Radius. A box reads planes k - 2 Radius ... k
 // (box strips keep them in registers and read only plane k); a star keeps each point's values
@@ -445,7 +446,7 @@ SMEMTILE_DEVICE SweepRing<Slots, T, Layout, Chunk> sweep_ring(const GlobalArray<
 template <class Policy, int Radius, StencilShape Shape, class T, class Boundary, class Op>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     stencil_3d_kernel(const __grid_constant__ StencilMaps3D<Policy, T> map, GlobalArray<const T, 3> in,
-                      GlobalArray<T, 3> out, Boundary boundary, Op op, int chunk_planes) {
+                      GlobalArray<T, 3> out, Boundary boundary, Op op, int chunk_planes, int first_col) {
   constexpr bool UseTma = Policy::loader == StencilLoader::tma || Policy::loader == StencilLoader::tma_row_classes;
   constexpr int rows = Policy::rows, cols = Policy::cols, ahead = Policy::stages;
   constexpr int slots = stencil_ring_slots<Policy>(Radius);
@@ -456,7 +457,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   if constexpr (UseTma) init_slot_barriers(landed);
   const int depth = static_cast<int>(out.extent(0));
   const int out_rows = static_cast<int>(out.extent(1)), out_cols = static_cast<int>(out.extent(2));
-  const Coord origin{static_cast<int>(blockIdx.y) * rows, static_cast<int>(blockIdx.x) * cols};
+  const Coord origin{static_cast<int>(blockIdx.y) * rows, first_col + static_cast<int>(blockIdx.x) * cols};
   const int z_first = static_cast<int>(blockIdx.z) * chunk_planes;
   const int z_last = z_first + chunk_planes < depth ? z_first + chunk_planes : depth;  // one past
   const int planes = z_last - z_first + 2 * Radius;

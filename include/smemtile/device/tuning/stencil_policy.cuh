@@ -459,13 +459,20 @@ struct StencilTarget {
 /// so do 2D boxes of 4-byte elements (docs/tuning.md, "stencil policies by size and boundary").
 inline constexpr long long stencil_large_planes_min_points = 1LL << 26;
 
+/// The same for 3D arrays of 8-byte elements, whose large planes (32 x 128, two blocks per
+/// multiprocessor) ran faster from 224^3 on (docs/tuning.md, "large planes of doubles").
+inline constexpr long long stencil_large_planes_min_points_8_bytes = 1LL << 23;
+
 /// Whether the selection may take the large tiles for a call on `gpu` (stencil_large_tiles_selected
 /// says whether it may for the stencil): 3D arrays and 2D boxes of 4-byte elements up to radius 2
-/// from stencil_large_planes_min_points points (smaller ones ran faster on the standard tiles),
-/// wider boxes of 4-byte elements never; other 2D stencils at every size.
+/// from stencil_large_planes_min_points points (3D 8-byte elements from
+/// stencil_large_planes_min_points_8_bytes; smaller ones ran faster on the standard tiles), wider
+/// boxes of 4-byte elements never; other 2D stencils at every size.
 template <int Rank, int ElemBytes, StencilShape Shape, int Radius = 1>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_large_tiles_for(const StencilTarget& gpu) {
-  const bool large_array = gpu.points == 0 || gpu.points >= stencil_large_planes_min_points;
+  const long long least = Rank == 3 && ElemBytes == 8 ? stencil_large_planes_min_points_8_bytes
+                                                      : stencil_large_planes_min_points;
+  const bool large_array = gpu.points == 0 || gpu.points >= least;
   if (Rank == 3) return large_array;
   if (Shape == StencilShape::box && ElemBytes == 4) return Radius <= 2 && large_array;
   return true;
@@ -486,6 +493,17 @@ inline constexpr bool stencil_long_rows_selected =
 /// Whether a call on `gpu` takes the long rows where the stencil may (stencil_long_rows_selected).
 SMEMTILE_HOST_DEVICE constexpr bool stencil_long_rows_for(const StencilTarget& gpu) {
   return gpu.points == 0 || gpu.points >= stencil_long_rows_min_points;
+}
+
+/// Columns of a 3D array `cols` wide that the selection's large planes (`large_cols` wide) leave to
+/// a second launch on the standard planes, 0 for none: for 4-byte elements, the columns past the
+/// last whole large plane where they fill at most half of one. Such a last tile column costs its
+/// blocks (one per multiprocessor) nearly a whole plane's sweep each for a few columns' work; the
+/// narrower planes of doubles lose less there and lost to the second launch (docs/tuning.md,
+/// "ragged last tile columns").
+SMEMTILE_HOST_DEVICE constexpr long long stencil_tail_cols(long long cols, int large_cols, int elem_bytes) {
+  const long long rest = large_cols > 0 ? cols % large_cols : 0;
+  return elem_bytes == 4 && cols > large_cols && rest > 0 && 2 * rest <= large_cols ? rest : 0;
 }
 
 /// 3D volumes below this many points keep the tiled paths rather than the single-step sweep
