@@ -646,6 +646,27 @@ TEST_CASE("stencil_candidates: the policies tried for a GPU, best first") {
   CHECK(smemtile::stencil_large_tiles_for<2, 4, StencilShape::box>(StencilTarget{9, h100}));  // nothing known: large
   CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big - 1)));
   CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(target(big)));
+  // 3D floats from 3 x 2^22 points where the columns fill the 256-column planes (whole, or the last
+  // at least 7/8 full), else from 2^26; the columns unknown (0): from 2^26.
+  const auto volume = [&](long long points, long long cols) { return StencilTarget{9, h100, points, cols}; };
+  CHECK(smemtile::stencil_large_planes_filled(512, 256));
+  CHECK(smemtile::stencil_large_planes_filled(1000, 256));  // 232 of 256
+  CHECK(smemtile::stencil_large_planes_filled(480, 256));   // 224 of 256
+  CHECK_FALSE(smemtile::stencil_large_planes_filled(479, 256));
+  CHECK_FALSE(smemtile::stencil_large_planes_filled(224, 256));  // not one whole plane
+  CHECK_FALSE(smemtile::stencil_large_planes_filled(300, 256));
+  CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume(3LL << 22, 256)));
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume((3LL << 22) - 1, 256)));
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume(64LL * 256 * 256, 256)));
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume(300LL * 300 * 300, 300)));
+  CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume(1LL << 25, 0)));
+  CHECK(smemtile::stencil_large_tiles_for<3, 4, StencilShape::star>(volume(100LL * 500 * 1000, 1000)));
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(volume(128LL * 512 * 512, 512))).front() == tma_large);
+  CHECK(list(smemtile::stencil_candidates<3, 4, 1, StencilShape::star>(volume(384LL * 384 * 384, 384))).front() == tma);
+  CHECK(smemtile::stencil_row_classes_tiles_for<3, 4, 1, StencilShape::star>(volume(100LL * 500 * 1000, 1000)) ==
+        smemtile::StencilTiles::large);
+  CHECK(smemtile::stencil_row_classes_tiles_for<3, 4, 1, StencilShape::star>(volume(383LL * 385 * 387, 387)) ==
+        smemtile::StencilTiles::standard);
   // 3D doubles from 2^23 points (224^3 is 11.2 M), 2D doubles at every size.
   CHECK_FALSE(smemtile::stencil_large_tiles_for<3, 8, StencilShape::star>(target((1LL << 23) - 1)));
   CHECK(smemtile::stencil_large_tiles_for<3, 8, StencilShape::star>(target(1LL << 23)));

@@ -348,7 +348,7 @@ LaunchStatus dispatch_stencil(GlobalArray<const T, Rank> in, GlobalArray<T, Rank
     for (int d = 0; d < rank; ++d) points *= static_cast<long long>(in.extent(d));
     constexpr bool separable = is_separable_stencil_op<Op>;
     const StencilCandidates candidates = stencil_candidates<rank, static_cast<int>(sizeof(T)), Radius, Shape, separable>(
-        StencilTarget{device.cc_major, device.shared_per_block_optin, points});
+        StencilTarget{device.cc_major, device.shared_per_block_optin, points, static_cast<long long>(in.extent(rank - 1))});
     for (int c = 0; c < candidates.count; ++c) {
       const StencilChoice choice = candidates.choice[c];
       bool ran = false;

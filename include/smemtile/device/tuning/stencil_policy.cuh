@@ -453,6 +453,7 @@ struct StencilTarget {
   int cc_major = 0;                  ///< compute capability, major (9 for sm_90)
   long long shared_per_block = 0;    ///< the most dynamic shared memory a block may opt in to
   long long points = 0;              ///< elements of the array (0: not known, taken as large)
+  long long cols = 0;                ///< its columns, the last extent (0: not known)
 };
 
 /// 3D arrays below this many points take the standard TMA planes rather than the large ones, and
@@ -460,19 +461,35 @@ struct StencilTarget {
 inline constexpr long long stencil_large_planes_min_points = 1LL << 26;
 
 /// The same for 3D arrays of 8-byte elements, whose large planes (32 x 128, two blocks per
-/// multiprocessor) ran faster from 224^3 on (docs/tuning.md, "large planes of doubles").
+/// multiprocessor) ran faster from 224^3 on (docs/tuning.md, "large planes below 2^26 points").
 inline constexpr long long stencil_large_planes_min_points_8_bytes = 1LL << 23;
+
+/// 3D arrays of 4-byte elements from this many points take the large planes already where their
+/// columns fill them (stencil_large_planes_filled; docs/tuning.md, "large planes below 2^26 points").
+inline constexpr long long stencil_large_planes_min_points_filled = 3LL << 22;
+
+/// Whether `cols` columns fill planes `plane_cols` wide: whole planes, the last at least 7/8 full.
+SMEMTILE_HOST_DEVICE constexpr bool stencil_large_planes_filled(long long cols, int plane_cols) {
+  const long long rest = plane_cols > 0 ? cols % plane_cols : 1;
+  return cols >= plane_cols && (rest == 0 || 8 * rest >= 7LL * plane_cols);
+}
 
 /// Whether the selection may take the large tiles for a call on `gpu` (stencil_large_tiles_selected
 /// says whether it may for the stencil): 3D arrays and 2D boxes of 4-byte elements up to radius 2
 /// from stencil_large_planes_min_points points (3D 8-byte elements from
-/// stencil_large_planes_min_points_8_bytes; smaller ones ran faster on the standard tiles), wider
+/// stencil_large_planes_min_points_8_bytes, 3D 4-byte elements whose columns fill the planes from
+/// stencil_large_planes_min_points_filled; smaller ones ran faster on the standard tiles), wider
 /// boxes of 4-byte elements never; other 2D stencils at every size.
 template <int Rank, int ElemBytes, StencilShape Shape, int Radius = 1>
 SMEMTILE_HOST_DEVICE constexpr bool stencil_large_tiles_for(const StencilTarget& gpu) {
   const long long least = Rank == 3 && ElemBytes == 8 ? stencil_large_planes_min_points_8_bytes
                                                       : stencil_large_planes_min_points;
   const bool large_array = gpu.points == 0 || gpu.points >= least;
+  if constexpr (Rank == 3 && ElemBytes == 4) {
+    constexpr int plane_cols = DefaultStencilPolicy<3, 4, 1, StencilShape::star, StencilLoader::tma, StencilTiles::large>::type::cols;
+    return large_array || (gpu.points >= stencil_large_planes_min_points_filled &&
+                           stencil_large_planes_filled(gpu.cols, plane_cols));
+  }
   if (Rank == 3) return large_array;
   if (Shape == StencilShape::box && ElemBytes == 4) return Radius <= 2 && large_array;
   return true;
