@@ -15,7 +15,7 @@
 // separable ops (SeparableStencilOp) on the box strips and the other paths, and separable boxes of
 // doubles by the single-step sweep (StencilLoader::sweep), forced and selected, and the sweep forced
 // on stars, floats and plain boxes; volumes of 2^26 points and more whose last large plane column
-// is ragged (the selection's two launches: stencil_tail_cols).
+// is ragged (the selection's two launches: stencil_tail_cols), and smaller ones on the large planes.
 #include "stencil_gpu_common.cuh"
 
 namespace {
@@ -134,6 +134,17 @@ TEST_CASE("device_stencil 3D: large planes with a ragged last column, the rest o
   fixed_stencil<3, 1, star, kReflect, float>(64, 1024, 1025, true, rng);   // row classes, 1 column left
   fixed_stencil<3, 1, star, kConstant, float>(60, 1100, 1027, true, rng);  // row classes, 3 columns left
   fixed_stencil<3, 1, star, kClamp, double>(64, 1024, 1025, true, rng);    // row classes, not split
+}
+
+TEST_CASE("device_stencil 3D: large planes below 2^26 points, few tiles in short chunks") {
+  STENCIL_TEST_SEEDED_RNG(rng);
+  // Floats whose columns fill the 256-column planes from 3 x 2^22 points, doubles from 2^23: 32 or
+  // 64 tiles, so the depth is cut into chunks of a few planes to fill one wave.
+  static_assert(smemtile::stencil_large_planes_filled(512, 256) && smemtile::stencil_large_planes_filled(1001, 256),
+                "these columns fill the large planes");
+  fixed_stencil<3, 1, star, kClamp, float>(48, 512, 512, true, rng);       // TMA, 12.6 M points
+  fixed_stencil<3, 1, star, kPeriodic, float>(26, 499, 1001, true, rng);   // row classes, 12.97 M points
+  fixed_stencil<3, 1, star, kZero, double>(40, 480, 512, true, rng);       // TMA, 9.8 M points
 }
 
 }  // namespace
